@@ -1,0 +1,47 @@
+import { sql } from 'drizzle-orm';
+import { check, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { ExchangeId, Network } from '../../src/api/contracts/common';
+import type { FillSide } from '../../src/api/contracts/trading-volume';
+import { users } from './schema';
+
+/** Exact decimals for quantities and money; read back as JS numbers (sums are cast to float8 in SQL). */
+const decimal = (name: string) => numeric(name, { precision: 38, scale: 12, mode: 'number' });
+
+/**
+ * Every fill the server sees (DESIGN §3): the source of trading volume and referral volume.
+ * `external_id` is the exchange's execution id, unique per exchange and network, so recording the
+ * same execution twice (a retried poll, a re-imported export) keeps one row.
+ */
+export const fills = pgTable(
+  'fills',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    exchange: text('exchange').$type<ExchangeId>().notNull(),
+    network: text('network').$type<Network>().notNull(),
+    symbol: text('symbol').notNull(),
+    side: text('side').$type<FillSide>().notNull(),
+    qty: decimal('qty').notNull(),
+    price: decimal('price').notNull(),
+    notionalUsd: decimal('notional_usd').notNull(),
+    /** XBT value when known (BitMEX reports it; BTC/XBT instruments derive it); null otherwise. */
+    notionalXbt: decimal('notional_xbt'),
+    /** Fee in USD; negative for a maker rebate. */
+    feeUsd: decimal('fee_usd').notNull().default(0),
+    time: timestamp('time', { withTimezone: true, precision: 3, mode: 'date' }).notNull(),
+    externalId: text('external_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('fills_exchange_network_external_id_idx').on(t.exchange, t.network, t.externalId),
+    index('fills_user_id_time_idx').on(t.userId, t.time),
+    index('fills_exchange_network_time_idx').on(t.exchange, t.network, t.time),
+    check('fills_network_check', sql`${t.network} in ('MAINNET', 'TESTNET')`),
+    check('fills_side_check', sql`${t.side} in ('BUY', 'SELL')`),
+  ],
+);
+
+export type FillRow = typeof fills.$inferSelect;
+export type NewFillRow = typeof fills.$inferInsert;

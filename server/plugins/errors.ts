@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError } from '../lib/http-error';
+
+type ValidationIssue = { instancePath: string; message?: string; keyword?: string; params?: Record<string, unknown> };
+
+/** `body.riskOptions.0` style names for the fields of a validation error. */
+function fieldsOf(issues: ValidationIssue[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const path = issue.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
+    const message = issue.message ?? 'Invalid value';
+    // Unknown keys have no path of their own; zod lists them in `keys`.
+    const keys = issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params?.keys) ? (issue.params.keys as unknown[]) : null;
+    if (keys?.length) {
+      for (const k of keys) fields[path ? `${path}.${String(k)}` : String(k)] ??= 'Unknown field';
+    } else {
+      fields[path || ''] ??= message;
+    }
+  }
+  return fields;
+}
+
+/**
+ * One error shape for the whole API (DESIGN §5): `{ message }` plus `fields` for validation, the
+ * right status, never a stack trace or a query.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | HttpError | Error, req, reply) => {
+    if (err instanceof HttpError) {
+      return reply.code(err.status).send(err.fields ? { message: err.message, fields: err.fields } : { message: err.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const all = fieldsOf(err.validation);
+      const [name, first] = Object.entries(all)[0] ?? ['', 'Invalid request'];
+      const where = (err as FastifyError).validationContext;
+      // An issue about the whole body (e.g. "Nothing to update") has no field to name.
+      const fields = Object.fromEntries(Object.entries(all).filter(([k]) => k !== ''));
+      const message =
+        name === ''
+          ? first
+          : first === 'Unknown field'
+            ? `Invalid ${where === 'querystring' ? 'query' : 'request'}: unknown field ${name}`
+            : `Invalid ${name}: ${first}`;
+      return reply.code(400).send(Object.keys(fields).length ? { message, fields } : { message });
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ issues: err.cause.issues, url: err.url }, 'response does not match its schema');
+      return reply.code(500).send({ message: 'Internal server error' });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, unsupported media type, rate limit).
+      return reply.code(status).send({ message: err.message });
+    }
+    // A drizzle error's message holds the SQL and its parameters (password hashes, tokens): log the cause only.
+    const cause = (err as { cause?: unknown }).cause;
+    req.log.error({ err: cause instanceof Error ? cause : { name: err.name, message: err.message.split('\nparams:')[0] } }, 'request failed');
+    return reply.code(500).send({ message: 'Internal server error' });
+  });
+}

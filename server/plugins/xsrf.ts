@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hmac, randomToken, safeEqual } from '../lib/tokens';
+import { forbidden } from '../lib/http-error';
+
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+export const XSRF_MESSAGE =
+  'Missing or invalid XSRF token: send the value of the XSRF-TOKEN cookie in the X-XSRF-TOKEN header (load any page of the app first to get the cookie)';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Signed double-submit token: `<random>.<hmac>`. The signature means a cookie planted by someone
+ * else (e.g. from a sibling subdomain) is not accepted, only ones this server issued.
+ */
+export function issueXsrfToken(secret: string): string {
+  const nonce = randomToken(18);
+  return `${nonce}.${hmac(secret, `xsrf:${nonce}`)}`;
+}
+
+export function isValidXsrfToken(secret: string, token: string | undefined): token is string {
+  if (!token) return false;
+  const [nonce, sig, extra] = token.split('.');
+  return Boolean(nonce && sig && extra === undefined) && safeEqual(sig, hmac(secret, `xsrf:${nonce}`));
+}
+
+function setXsrfCookie(req: FastifyRequest, reply: FastifyReply, secret: string) {
+  reply.setCookie(XSRF_COOKIE, issueXsrfToken(secret), {
+    path: '/',
+    sameSite: 'strict',
+    // Readable by the SPA's script on purpose: it copies it into the header (axios does this itself).
+    httpOnly: false,
+    secure: req.protocol === 'https',
+  });
+}
+
+/**
+ * XSRF protection (DESIGN §5) for the whole `/v1` API: every mutating request must carry the
+ * cookie and an equal header. Nothing under /v1 is exempt: sign-in and sign-up too, since the SPA
+ * always has the cookie (set on the first GET, e.g. the page itself or /v1/config). The simulator
+ * under /sim is outside: it mimics the exchanges, whose clients send no such header.
+ */
+export function registerXsrf(app: FastifyInstance, secret: string): void {
+  app.addHook('onRequest', async (req, reply) => {
+    const cookie = req.cookies[XSRF_COOKIE];
+    const cookieOk = isValidXsrfToken(secret, cookie);
+    if (!cookieOk) setXsrfCookie(req, reply, secret);
+    if (!MUTATING.has(req.method)) return;
+    const path = req.url.split('?')[0];
+    if (!path.startsWith('/v1/') && path !== '/v1') return;
+    const header = req.headers[XSRF_HEADER];
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!cookieOk || !value || !safeEqual(value, cookie)) throw forbidden(XSRF_MESSAGE);
+  });
+}

@@ -1,0 +1,137 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  apiKeyListSchema,
+  apiKeySchema,
+  createApiKeyBodySchema,
+  KEY_PASSWORD_HEADER,
+  keyPasswordHeadersSchema,
+  patchApiKeyBodySchema,
+  simCredentialsBodySchema,
+  simCredentialsSchema,
+} from '../../../src/api/contracts/api-keys';
+import { errorResponseSchema, idParamSchema } from '../../../src/api/contracts/common';
+import { transactionsPageSchema, transactionsQuerySchema } from '../../../src/api/contracts/funded-users';
+import { notFound } from '../../lib/http-error';
+import { currentUser } from '../../plugins/authenticate';
+import { createApiKey, deleteApiKey, getApiKey, listApiKeys, renameApiKey, simCredentials, toApiKeyDto, verifyApiKey } from '../../services/api-keys';
+import { simState, type InjectFn, type KeyValidator } from '../../services/key-validation';
+import { listTransactions } from '../../services/transactions';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+const security = [{ bearerAuth: [] }];
+
+export interface ApiKeyRouteOptions {
+  validator: KeyValidator;
+  /** Set in simulator mode: reaches `/sim` in-process (sim credentials). */
+  simInject: InjectFn | null;
+}
+
+/**
+ * `/v1/api-keys`: the signed-in user's exchange API keys (DESIGN §3). No answer carries a key,
+ * secret or passphrase; bodies of these routes are never logged (app.ts redaction).
+ */
+export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (app, opts) => {
+  app.get(
+    '',
+    { onRequest: app.requireUser, schema: { tags: ['api-keys'], summary: 'Your API keys, newest first', security, response: { 200: apiKeyListSchema, ...errors } } },
+    async (req) => (await listApiKeys(app.db, currentUser(req).id)).map(toApiKeyDto),
+  );
+
+  app.post(
+    '',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Add a key: checked with the exchange (not stored if refused), stored encrypted under the key password',
+        security,
+        body: createApiKeyBodySchema,
+        response: { 201: apiKeySchema, 502: errorResponseSchema, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const me = currentUser(req);
+      const row = await createApiKey(app.db, opts.validator, me.id, me.id, req.body);
+      return reply.code(201).send(toApiKeyDto(row));
+    },
+  );
+
+  app.post(
+    '/sim-credentials',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Simulator mode only: a key and secret the market simulator accepts',
+        security,
+        body: simCredentialsBodySchema,
+        response: { 200: simCredentialsSchema, ...errors },
+      },
+    },
+    async (req) => {
+      if (!opts.simInject) throw notFound('Simulator keys exist only in simulator mode (MARKET_DATA=sim)');
+      const { seed } = await simState(opts.simInject);
+      return simCredentials(seed, req.body);
+    },
+  );
+
+  app.get(
+    '/:id',
+    { onRequest: app.requireUser, schema: { tags: ['api-keys'], summary: 'One of your API keys', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors } } },
+    async (req) => toApiKeyDto(await getApiKey(app.db, currentUser(req).id, req.params.id)),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      onRequest: app.requireUser,
+      schema: { tags: ['api-keys'], summary: 'Rename one of your API keys', security, params: idParamSchema, body: patchApiKeyBodySchema, response: { 200: apiKeySchema, ...errors } },
+    },
+    async (req) => toApiKeyDto(await renameApiKey(app.db, currentUser(req).id, req.params.id, req.body.name)),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      onRequest: app.requireUser,
+      schema: { tags: ['api-keys'], summary: 'Delete one of your API keys (and its transactions)', security, params: idParamSchema, response: { 204: z.null(), ...errors } },
+    },
+    async (req, reply) => {
+      await deleteApiKey(app.db, currentUser(req).id, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/:id/verify',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['api-keys'],
+        summary: `Check the key with the exchange again (key password in ${KEY_PASSWORD_HEADER}); 403 '${'Wrong key password'}' when it does not open the key`,
+        security,
+        params: idParamSchema,
+        headers: keyPasswordHeadersSchema,
+        response: { 200: apiKeySchema, 502: errorResponseSchema, ...errors },
+      },
+    },
+    async (req) => toApiKeyDto(await verifyApiKey(app.db, opts.validator, currentUser(req).id, req.params.id, req.headers[KEY_PASSWORD_HEADER])),
+  );
+
+  app.get(
+    '/:id/transactions',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Transactions recorded on one of your keys, newest first, cursor-paged',
+        security,
+        params: idParamSchema,
+        querystring: transactionsQuerySchema,
+        response: { 200: transactionsPageSchema, ...errors },
+      },
+    },
+    async (req) => listTransactions(app.db, currentUser(req).id, req.params.id, req.query),
+  );
+};

@@ -1,0 +1,222 @@
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  ALERTS_ACTIVE_MAX,
+  ALERTS_DISABLED_MESSAGE,
+  ALERTS_TRIGGERED_KEPT,
+  type Alert,
+  type AlertStatus,
+  type RearmAlertBody,
+  type TriggerAlertResult,
+} from '../../src/api/contracts/alerts';
+import type { ExchangeId } from '../../src/api/contracts/common';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { alerts, type AlertRow } from '../db/schema-alerts';
+import { badRequest, conflict, forbidden, notFound } from '../lib/http-error';
+import { isFeatureEnabled } from './feature-flags';
+
+/** What the routes pass in: the bodies after zod (symbol upper-cased, note trimmed). */
+export interface NewAlert {
+  exchange: ExchangeId;
+  symbol: string;
+  initialPrice: number;
+  triggerPrice: number;
+  note?: string;
+}
+export interface AlertPatch {
+  triggerPrice?: number;
+  initialPrice?: number;
+  note?: string | null;
+}
+
+const NOT_FOUND = 'Alert not found';
+const limitReached = () =>
+  conflict(`You can have at most ${ALERTS_ACTIVE_MAX} active alerts: delete some first`, { triggerPrice: `At most ${ALERTS_ACTIVE_MAX} active alerts` });
+
+export const toAlertDto = (row: AlertRow): Alert => ({
+  id: row.id,
+  exchange: row.exchange,
+  symbol: row.symbol,
+  initialPrice: row.initialPrice,
+  triggerPrice: row.triggerPrice,
+  status: row.status,
+  triggeredAt: row.triggeredAt?.toISOString() ?? null,
+  triggeredPrice: row.triggeredPrice,
+  note: row.note,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** 403 while FF_ENABLE_ALERTS is off (checked on every alerts route, after authentication). */
+export async function assertAlertsEnabled(db: Db): Promise<void> {
+  if (!(await isFeatureEnabled(db, 'FF_ENABLE_ALERTS'))) throw forbidden(ALERTS_DISABLED_MESSAGE);
+}
+
+const owned = (userId: string, id: string) => and(eq(alerts.id, id), eq(alerts.userId, userId));
+/** An empty note is no note. */
+const noteValue = (note: string | null | undefined) => (note ? note : null);
+
+/** Active alerts oldest first (the order they were set), then triggered ones newest first. */
+export async function listAlerts(db: Db, userId: string, status?: AlertStatus): Promise<AlertRow[]> {
+  const active =
+    status === 'triggered'
+      ? []
+      : await db
+          .select()
+          .from(alerts)
+          .where(and(eq(alerts.userId, userId), eq(alerts.status, 'active')))
+          .orderBy(asc(alerts.createdAt), asc(alerts.id))
+          .limit(ALERTS_ACTIVE_MAX);
+  const triggered =
+    status === 'active'
+      ? []
+      : await db
+          .select()
+          .from(alerts)
+          .where(and(eq(alerts.userId, userId), eq(alerts.status, 'triggered')))
+          .orderBy(desc(alerts.triggeredAt), desc(alerts.id))
+          .limit(ALERTS_TRIGGERED_KEPT);
+  return [...active, ...triggered];
+}
+
+/**
+ * Runs `body` holding the user's row lock, so the active-alert count it checks cannot change under
+ * it (two tabs creating at once must not both squeeze past the limit).
+ */
+async function withUserLock<T>(db: Db, userId: string, body: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    return body(tx as unknown as Db);
+  });
+}
+
+async function activeCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(alerts)
+    .where(and(eq(alerts.userId, userId), eq(alerts.status, 'active')));
+  return row?.n ?? 0;
+}
+
+export async function createAlert(db: Db, userId: string, body: NewAlert): Promise<AlertRow> {
+  return withUserLock(db, userId, async (tx) => {
+    if ((await activeCount(tx, userId)) >= ALERTS_ACTIVE_MAX) throw limitReached();
+    const [row] = await tx
+      .insert(alerts)
+      .values({
+        userId,
+        exchange: body.exchange,
+        symbol: body.symbol,
+        initialPrice: body.initialPrice,
+        triggerPrice: body.triggerPrice,
+        note: noteValue(body.note),
+      })
+      .returning();
+    return row!;
+  });
+}
+
+export async function getAlert(db: Db, userId: string, id: string): Promise<AlertRow> {
+  const [row] = await db.select().from(alerts).where(owned(userId, id)).limit(1);
+  if (!row) throw notFound(NOT_FOUND);
+  return row;
+}
+
+/** Moves an active alert (new trigger + the price now as its initial price) and/or edits its note. */
+export async function updateAlert(db: Db, userId: string, id: string, patch: AlertPatch): Promise<AlertRow> {
+  const current = await getAlert(db, userId, id);
+  const moving = patch.triggerPrice !== undefined;
+  if (moving && current.status !== 'active') {
+    throw conflict('This alert has already triggered: re-arm it to set a new trigger price', { triggerPrice: 'Re-arm the alert first' });
+  }
+  const [row] = await db
+    .update(alerts)
+    .set({
+      ...(moving ? { triggerPrice: patch.triggerPrice, initialPrice: patch.initialPrice } : {}),
+      ...(patch.note !== undefined ? { note: noteValue(patch.note) } : {}),
+      updatedAt: new Date(),
+    })
+    // A move applies only while still active: an alert that fired meanwhile is not silently re-armed.
+    .where(and(owned(userId, id), moving ? eq(alerts.status, 'active') : undefined))
+    .returning();
+  if (!row) throw conflict('This alert has already triggered: re-arm it to set a new trigger price', { triggerPrice: 'Re-arm the alert first' });
+  return row;
+}
+
+export async function deleteAlert(db: Db, userId: string, id: string): Promise<void> {
+  const deleted = await db.delete(alerts).where(owned(userId, id)).returning({ id: alerts.id });
+  if (deleted.length === 0) throw notFound(NOT_FOUND);
+}
+
+export async function clearTriggeredAlerts(db: Db, userId: string): Promise<number> {
+  const deleted = await db
+    .delete(alerts)
+    .where(and(eq(alerts.userId, userId), eq(alerts.status, 'triggered')))
+    .returning({ id: alerts.id });
+  return deleted.length;
+}
+
+/**
+ * The crossing rule of `src/state/alerts.ts` `isAlertTriggered`, in SQL, so the server — not a tab
+ * with a stale copy of a moved alert — has the last word: rising (initial < trigger) fires at
+ * price ≥ trigger, falling at price ≤ trigger, equal only at price = trigger.
+ */
+function crosses(price: number): SQL {
+  return sql`(
+    (${alerts.initialPrice} < ${alerts.triggerPrice} and ${price}::float8 >= ${alerts.triggerPrice})
+    or (${alerts.initialPrice} > ${alerts.triggerPrice} and ${price}::float8 <= ${alerts.triggerPrice})
+    or (${alerts.initialPrice} = ${alerts.triggerPrice} and ${price}::float8 = ${alerts.triggerPrice})
+  )`;
+}
+
+/**
+ * The idempotent active → triggered transition. One UPDATE guarded by `status = 'active'` and the
+ * crossing rule: of any number of concurrent callers (tabs, devices) exactly one gets a row back
+ * and `triggered: true`; the others get `false` with the alert as it now is.
+ */
+export async function triggerAlert(db: Db, userId: string, id: string, price: number): Promise<{ triggered: boolean; row: AlertRow }> {
+  const [row] = await db
+    .update(alerts)
+    .set({ status: 'triggered', triggeredAt: new Date(), triggeredPrice: price })
+    .where(and(owned(userId, id), eq(alerts.status, 'active'), crosses(price)))
+    .returning();
+  if (row) {
+    await pruneTriggered(db, userId);
+    return { triggered: true, row };
+  }
+  return { triggered: false, row: await getAlert(db, userId, id) };
+}
+
+export const toTriggerResult = (result: { triggered: boolean; row: AlertRow }): TriggerAlertResult => ({
+  triggered: result.triggered,
+  alert: toAlertDto(result.row),
+});
+
+/** Keeps the newest ALERTS_TRIGGERED_KEPT triggered alerts of the user. */
+async function pruneTriggered(db: Db, userId: string): Promise<void> {
+  const stale = await db
+    .select({ id: alerts.id })
+    .from(alerts)
+    .where(and(eq(alerts.userId, userId), eq(alerts.status, 'triggered')))
+    .orderBy(desc(alerts.triggeredAt), desc(alerts.id))
+    .offset(ALERTS_TRIGGERED_KEPT);
+  if (stale.length) await db.delete(alerts).where(inArray(alerts.id, stale.map((s) => s.id)));
+}
+
+/** Makes an alert active again from the price now (keeping its trigger unless a new one is given). */
+export async function rearmAlert(db: Db, userId: string, id: string, body: RearmAlertBody): Promise<AlertRow> {
+  return withUserLock(db, userId, async (tx) => {
+    const current = await getAlert(tx, userId, id);
+    const triggerPrice = body.triggerPrice ?? current.triggerPrice;
+    if (triggerPrice === body.initialPrice) {
+      throw badRequest('Invalid triggerPrice: the trigger price must differ from the current price', { triggerPrice: 'The trigger price must differ from the current price' });
+    }
+    if (current.status !== 'active' && (await activeCount(tx, userId)) >= ALERTS_ACTIVE_MAX) throw limitReached();
+    const [row] = await tx
+      .update(alerts)
+      .set({ status: 'active', initialPrice: body.initialPrice, triggerPrice, triggeredAt: null, triggeredPrice: null, updatedAt: new Date() })
+      .where(owned(userId, id))
+      .returning();
+    return row!;
+  });
+}

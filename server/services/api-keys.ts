@@ -1,0 +1,141 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import { WRONG_KEY_PASSWORD, type ApiKey, type CreateApiKeyBody, type SimCredentials, type SimCredentialsBody } from '../../src/api/contracts/api-keys';
+import type { Db } from '../db/client';
+import { apiKeys, type ApiKeyRow } from '../db/schema-api-keys';
+import type { ExchangeCredentials } from '../exchanges/transport';
+import { HttpError, notFound } from '../lib/http-error';
+import { maskKey, open, seal, WrongPasswordError } from '../lib/secret-box';
+import { simPassphrase, simSecret } from '../sim/private';
+import type { KeyValidator } from './key-validation';
+
+export const API_KEY_NOT_FOUND = 'API key not found';
+
+export function toApiKeyDto(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    exchange: row.exchange,
+    network: row.network,
+    apiKeyMasked: row.apiKeyMasked,
+    permissions: row.permissions,
+    createdAt: row.createdAt.toISOString(),
+    lastValidatedAt: row.lastValidatedAt ? row.lastValidatedAt.toISOString() : null,
+  };
+}
+
+/**
+ * Binds a ciphertext to its row and owner (GCM additional data): copied into another row it no
+ * longer opens, whatever the password.
+ */
+const aadOf = (row: Pick<ApiKeyRow, 'id' | 'userId' | 'exchange' | 'network'>) => `api-key:v1:${row.id}:${row.userId}:${row.exchange}:${row.network}`;
+
+/** The stored secret payload (short keys keep the ciphertext small). */
+interface SecretPayload {
+  k: string;
+  s: string;
+  p?: string;
+}
+
+/**
+ * `POST /v1/api-keys`: checks the key with the exchange first (a refused or unreachable key is
+ * not stored), then stores it sealed under the key password.
+ */
+export async function createApiKey(db: Db, validator: KeyValidator, ownerId: string, actorId: string, body: CreateApiKeyBody): Promise<ApiKeyRow> {
+  const creds: ExchangeCredentials = { apiKey: body.apiKey, apiSecret: body.apiSecret, ...(body.passphrase ? { passphrase: body.passphrase } : {}) };
+  const permissions = await validator.permissions(body.exchange, body.network, creds);
+  const id = randomUUID();
+  const payload: SecretPayload = { k: creds.apiKey, s: creds.apiSecret, ...(creds.passphrase ? { p: creds.passphrase } : {}) };
+  const sealed = await seal(JSON.stringify(payload), body.keyPassword, aadOf({ id, userId: ownerId, exchange: body.exchange, network: body.network }));
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id,
+      userId: ownerId,
+      name: body.name,
+      exchange: body.exchange,
+      network: body.network,
+      apiKeyMasked: maskKey(creds.apiKey),
+      ciphertext: sealed.ciphertext,
+      iv: sealed.iv,
+      tag: sealed.tag,
+      kdfSalt: sealed.salt,
+      kdfParams: sealed.kdf,
+      permissions,
+      createdBy: actorId,
+      lastValidatedAt: new Date(),
+    })
+    .returning();
+  return row;
+}
+
+export async function listApiKeys(db: Db, ownerId: string): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).where(eq(apiKeys.userId, ownerId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/** A key of `ownerId`; 404 for a missing key and for someone else's (no existence oracle). */
+export async function getApiKey(db: Db, ownerId: string, id: string): Promise<ApiKeyRow> {
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId)))
+    .limit(1);
+  if (!row) throw notFound(API_KEY_NOT_FOUND);
+  return row;
+}
+
+export async function renameApiKey(db: Db, ownerId: string, id: string, name: string): Promise<ApiKeyRow> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ name })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId)))
+    .returning();
+  if (!row) throw notFound(API_KEY_NOT_FOUND);
+  return row;
+}
+
+/** Deletes the key and, with it, the transactions recorded on it. */
+export async function deleteApiKey(db: Db, ownerId: string, id: string): Promise<void> {
+  const deleted = await db
+    .delete(apiKeys)
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId)))
+    .returning({ id: apiKeys.id });
+  if (!deleted.length) throw notFound(API_KEY_NOT_FOUND);
+}
+
+/**
+ * The decrypted credentials of a stored key, for the server-side trading calls (DESIGN §3:
+ * the key password arrives in `X-Key-Password`). 403 'Wrong key password' when it does not open.
+ */
+export async function openApiKey(row: ApiKeyRow, keyPassword: string): Promise<ExchangeCredentials> {
+  let plaintext: string;
+  try {
+    plaintext = await open({ ciphertext: row.ciphertext, iv: row.iv, tag: row.tag, salt: row.kdfSalt, kdf: row.kdfParams }, keyPassword, aadOf(row));
+  } catch (err) {
+    if (err instanceof WrongPasswordError) throw new HttpError(403, WRONG_KEY_PASSWORD, { keyPassword: WRONG_KEY_PASSWORD });
+    throw err;
+  }
+  const payload = JSON.parse(plaintext) as SecretPayload;
+  return { apiKey: payload.k, apiSecret: payload.s, ...(payload.p ? { passphrase: payload.p } : {}) };
+}
+
+/** `POST /v1/api-keys/{id}/verify`: opens the key and asks the exchange again; stores what it says now. */
+export async function verifyApiKey(db: Db, validator: KeyValidator, ownerId: string, id: string, keyPassword: string): Promise<ApiKeyRow> {
+  const row = await getApiKey(db, ownerId, id);
+  const creds = await openApiKey(row, keyPassword);
+  const permissions = await validator.permissions(row.exchange, row.network, creds);
+  const [updated] = await db.update(apiKeys).set({ permissions, lastValidatedAt: new Date() }).where(eq(apiKeys.id, row.id)).returning();
+  return updated;
+}
+
+/** `POST /v1/api-keys/sim-credentials`: a key and secret the simulator accepts (server/sim/private/README.md). */
+export function simCredentials(seed: string, body: SimCredentialsBody): SimCredentials {
+  const parts = ['sim', body.label?.toLowerCase() || 'key', ...(body.withdraw ? ['withdraw'] : []), randomBytes(4).toString('hex')];
+  const apiKey = parts.join('-');
+  return {
+    apiKey,
+    apiSecret: simSecret(seed, apiKey),
+    ...(body.exchange === 'okx' ? { passphrase: simPassphrase(seed, apiKey) } : {}),
+  };
+}

@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import type { Instrument } from '../../src/api/contracts/exchanges';
+
+/**
+ * The four exchanges' instrument lists (their own wire formats, exchanges/*.md §3) → the product's
+ * `Instrument`. Only live perpetuals are kept: the product trades perpetual swaps. Each parser
+ * throws `UpstreamFormatError` when the body is not what the exchange documents, so a changed API
+ * surfaces as "exchange unavailable" instead of as empty lists.
+ */
+
+export class UpstreamFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamFormatError';
+  }
+}
+
+const decimalsOf = (s: string): number => {
+  const plain = /e-(\d+)$/i.test(s) ? Number(s).toFixed(Number(/e-(\d+)$/i.exec(s)?.[1] ?? 0)) : s;
+  const dot = plain.indexOf('.');
+  return dot < 0 ? 0 : plain.replace(/0+$/, '').length - dot - 1;
+};
+
+const num = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n)) {
+    ctx.addIssue({ code: 'custom', message: `not a number: ${String(v)}` });
+    return z.NEVER;
+  }
+  return n;
+});
+
+function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const r = schema.safeParse(body);
+  if (!r.success) throw new UpstreamFormatError(`${what}: unexpected response (${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message})`);
+  return r.data;
+}
+
+/** A number's decimal count as the exchange wrote it ("0.10" → 1 after trimming; 0.5 → 1). */
+const decimals = (v: string | number): number => decimalsOf(typeof v === 'number' ? String(v) : v);
+
+// ---------------------------------------------------------------- binance (GET /fapi/v1/exchangeInfo)
+
+const binanceSchema = z.object({
+  symbols: z.array(
+    z.object({
+      symbol: z.string(),
+      status: z.string(),
+      contractType: z.string(),
+      baseAsset: z.string(),
+      quoteAsset: z.string(),
+      marginAsset: z.string(),
+      pricePrecision: z.number().int(),
+      quantityPrecision: z.number().int(),
+      filters: z.array(z.looseObject({ filterType: z.string() })),
+    }),
+  ),
+});
+
+const binanceFilter = z.object({ tickSize: z.string() });
+const binanceLot = z.object({ stepSize: z.string(), minQty: z.string(), maxQty: z.string() });
+
+export function parseBinanceInstruments(body: unknown): Instrument[] {
+  const { symbols } = parse(binanceSchema, body, 'binance exchangeInfo');
+  return symbols
+    .filter((s) => s.status === 'TRADING' && s.contractType === 'PERPETUAL')
+    .flatMap((s) => {
+      const price = binanceFilter.safeParse(s.filters.find((f) => f.filterType === 'PRICE_FILTER'));
+      const lot = binanceLot.safeParse(s.filters.find((f) => f.filterType === 'LOT_SIZE'));
+      if (!price.success || !lot.success) return [];
+      return [
+        {
+          symbol: s.symbol,
+          exchangeSymbol: s.symbol,
+          base: s.baseAsset,
+          quote: s.quoteAsset,
+          settle: s.marginAsset,
+          category: 'linear' as const,
+          tickSize: Number(price.data.tickSize),
+          stepSize: Number(lot.data.stepSize),
+          minQty: Number(lot.data.minQty),
+          maxQty: Number(lot.data.maxQty),
+          contractValue: 1,
+          precision: s.pricePrecision,
+          quantityPrecision: s.quantityPrecision,
+        },
+      ];
+    });
+}
+
+// ------------------------------------------------------ bybit (GET /v5/market/instruments-info pages)
+
+const bybitPageSchema = z.object({
+  retCode: z.number(),
+  retMsg: z.string(),
+  result: z.looseObject({ list: z.array(z.unknown()).optional(), nextPageCursor: z.string().optional() }),
+});
+
+const bybitItemSchema = z.object({
+  symbol: z.string(),
+  contractType: z.string(),
+  status: z.string(),
+  baseCoin: z.string(),
+  quoteCoin: z.string(),
+  settleCoin: z.string(),
+  priceScale: num,
+  priceFilter: z.object({ tickSize: z.string() }),
+  lotSizeFilter: z.object({ qtyStep: z.string(), minOrderQty: z.string(), maxOrderQty: z.string() }),
+});
+
+/** One page: its items and the cursor of the next (empty when done). Bybit errors come with HTTP 200 (trap 9). */
+export function parseBybitInstrumentsPage(body: unknown): { items: Instrument[]; nextPageCursor: string } {
+  const page = parse(bybitPageSchema, body, 'bybit instruments-info');
+  if (page.retCode !== 0) throw new UpstreamFormatError(`bybit instruments-info: ${page.retMsg} (retCode ${page.retCode})`);
+  const items = (page.result.list ?? []).flatMap((raw) => {
+    const r = bybitItemSchema.safeParse(raw);
+    if (!r.success) return [];
+    const i = r.data;
+    const inverse = i.contractType === 'InversePerpetual';
+    if (i.status !== 'Trading' || (i.contractType !== 'LinearPerpetual' && !inverse)) return [];
+    return [
+      {
+        symbol: i.symbol,
+        exchangeSymbol: i.symbol,
+        base: i.baseCoin,
+        quote: i.quoteCoin,
+        settle: i.settleCoin,
+        category: inverse ? ('inverse' as const) : ('linear' as const),
+        tickSize: Number(i.priceFilter.tickSize),
+        stepSize: Number(i.lotSizeFilter.qtyStep),
+        minQty: Number(i.lotSizeFilter.minOrderQty),
+        maxQty: Number(i.lotSizeFilter.maxOrderQty),
+        // Linear qty is base coin; inverse qty is USD, one contract = 1 USD (bybit.md §3).
+        contractValue: 1,
+        precision: i.priceScale,
+        quantityPrecision: decimals(i.lotSizeFilter.qtyStep),
+      },
+    ];
+  });
+  return { items, nextPageCursor: page.result.nextPageCursor ?? '' };
+}
+
+// ------------------------------------------------------------ bitmex (GET /api/v1/instrument/active)
+
+const bitmexSchema = z.array(
+  z.looseObject({
+    symbol: z.string(),
+    state: z.string(),
+    typ: z.string(),
+    underlying: z.string(),
+    quoteCurrency: z.string(),
+    settlCurrency: z.string().nullable(),
+    tickSize: z.number(),
+    lotSize: z.number().nullable(),
+    maxOrderQty: z.number().nullable(),
+    multiplier: z.number().nullable(),
+    underlyingToPositionMultiplier: z.number().nullable(),
+    isInverse: z.boolean(),
+    isQuanto: z.boolean(),
+  }),
+);
+
+/** BitMEX writes satoshi-denominated currencies with a lower-case t (XBt, USDt, trap 6); codes are upper-case here. */
+const bitmexCurrency = (c: string) => c.toUpperCase();
+
+export function parseBitmexInstruments(body: unknown): Instrument[] {
+  const rows = parse(bitmexSchema, body, 'bitmex instrument/active');
+  return rows.flatMap((r) => {
+    // FFWCSX = perpetual; quanto contracts (e.g. ETHUSD settled in XBT) fit neither category.
+    if (r.state !== 'Open' || r.typ !== 'FFWCSX' || r.isQuanto || !r.lotSize || !r.settlCurrency || !r.multiplier) return [];
+    const contractValue = r.isInverse
+      ? Math.abs(r.multiplier) / 1e8 // XBt per contract per 1/price → USD per contract
+      : r.underlyingToPositionMultiplier
+        ? 1 / r.underlyingToPositionMultiplier
+        : 0;
+    if (!(contractValue > 0)) return [];
+    return [
+      {
+        symbol: r.symbol,
+        exchangeSymbol: r.symbol,
+        base: r.underlying,
+        quote: r.quoteCurrency,
+        settle: bitmexCurrency(r.settlCurrency),
+        category: r.isInverse ? ('inverse' as const) : ('linear' as const),
+        tickSize: r.tickSize,
+        stepSize: r.lotSize,
+        minQty: r.lotSize,
+        maxQty: r.maxOrderQty ?? 0,
+        contractValue,
+        precision: decimals(r.tickSize),
+        quantityPrecision: decimals(r.lotSize),
+      },
+    ];
+  });
+}
+
+// ------------------------------------------------- okx (GET /api/v5/public/instruments?instType=SWAP)
+
+const okxSchema = z.object({
+  code: z.string(),
+  msg: z.string(),
+  data: z.array(z.unknown()),
+});
+
+const okxItemSchema = z.object({
+  instId: z.string(),
+  instType: z.string(),
+  state: z.string(),
+  ctType: z.string(),
+  ctVal: num,
+  settleCcy: z.string(),
+  tickSz: z.string(),
+  lotSz: z.string(),
+  minSz: z.string(),
+  maxLmtSz: z.string(),
+  instFamily: z.string().optional(),
+  uly: z.string().optional(),
+});
+
+/** OKX instId → the product's symbol: `BTC-USDT-SWAP` → `BTCUSDT` (see the contract's TSDoc). */
+export const okxSymbol = (instId: string): string => instId.replace(/-SWAP$/, '').replace(/-/g, '');
+
+export function parseOkxInstruments(body: unknown): Instrument[] {
+  const res = parse(okxSchema, body, 'okx public/instruments');
+  if (res.code !== '0') throw new UpstreamFormatError(`okx public/instruments: ${res.msg} (code ${res.code})`);
+  return res.data.flatMap((raw) => {
+    const r = okxItemSchema.safeParse(raw);
+    if (!r.success) return [];
+    const i = r.data;
+    if (i.instType !== 'SWAP' || i.state !== 'live' || (i.ctType !== 'linear' && i.ctType !== 'inverse')) return [];
+    const [base, quote] = (i.instFamily || i.uly || i.instId).split('-');
+    if (!base || !quote) return [];
+    return [
+      {
+        symbol: okxSymbol(i.instId),
+        exchangeSymbol: i.instId,
+        base,
+        quote,
+        settle: i.settleCcy,
+        category: i.ctType,
+        tickSize: Number(i.tickSz),
+        stepSize: Number(i.lotSz),
+        minQty: Number(i.minSz),
+        maxQty: Number(i.maxLmtSz),
+        contractValue: i.ctVal,
+        precision: decimals(i.tickSz),
+        quantityPrecision: decimals(i.lotSz),
+      },
+    ];
+  });
+}

@@ -1,0 +1,111 @@
+import { inArray } from 'drizzle-orm';
+import type { ExchangeId, Network } from '../../src/api/contracts/common';
+import type { z } from 'zod';
+import type { FillSide, ImportFillsResult, importFillsBodySchema } from '../../src/api/contracts/trading-volume';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { fills, type NewFillRow } from '../db/schema-fills';
+import { badRequest } from '../lib/http-error';
+
+/** One execution as trading (or an import) reports it; see `fillInputSchema` for the units. */
+export interface RecordFill {
+  userId: string;
+  exchange: ExchangeId;
+  network: Network;
+  symbol: string;
+  side: FillSide;
+  qty: number;
+  price: number;
+  /** Default qty × price (linear contracts); inverse contracts must give it. */
+  notionalUsd?: number;
+  /** Default notionalUsd ÷ price for BTC/XBT instruments, else unknown (null). */
+  notionalXbt?: number | null;
+  feeUsd?: number;
+  time: Date;
+  /** The exchange's execution id. */
+  externalId: string;
+}
+
+/** BTC- or XBT-based instruments, whose price is the XBT/USD rate itself. */
+const isBitcoinInstrument = (symbol: string) => /^(XBT|BTC)/i.test(symbol.replace(/^[^A-Z]+/i, ''));
+
+export function toFillRow(fill: RecordFill): NewFillRow {
+  const notionalUsd = fill.notionalUsd ?? fill.qty * fill.price;
+  const notionalXbt = fill.notionalXbt ?? (isBitcoinInstrument(fill.symbol) ? notionalUsd / fill.price : null);
+  return {
+    userId: fill.userId,
+    exchange: fill.exchange,
+    network: fill.network,
+    symbol: fill.symbol.toUpperCase(),
+    side: fill.side,
+    qty: fill.qty,
+    price: fill.price,
+    notionalUsd,
+    notionalXbt,
+    feeUsd: fill.feeUsd ?? 0,
+    time: fill.time,
+    externalId: fill.externalId,
+  };
+}
+
+const CHUNK = 500;
+
+/**
+ * Records fills (DESIGN §3: every fill the server sees), the source of trading volume and referral
+ * volume. Idempotent per (exchange, network, externalId): executions already recorded are skipped
+ * and counted as duplicates, so trading code may report the same execution more than once.
+ */
+export async function recordFills(db: Db, input: readonly RecordFill[]): Promise<ImportFillsResult> {
+  let inserted = 0;
+  for (let i = 0; i < input.length; i += CHUNK) {
+    const rows = input.slice(i, i + CHUNK).map(toFillRow);
+    const added = await db
+      .insert(fills)
+      .values(rows)
+      .onConflictDoNothing({ target: [fills.exchange, fills.network, fills.externalId] })
+      .returning({ id: fills.id });
+    inserted += added.length;
+  }
+  return { inserted, duplicates: input.length - inserted };
+}
+
+type ParsedImport = z.output<typeof importFillsBodySchema>;
+
+/**
+ * `POST /v1/fills/import`: resolves each fill's user (by id or e-mail) and records them all, or
+ * none: an unknown user answers 400 naming the fill (`fills.3.email`).
+ */
+export async function importFills(db: Db, parsed: ParsedImport): Promise<ImportFillsResult> {
+  const emails = [...new Set(parsed.fills.flatMap((f) => (f.userId ? [] : f.email ? [f.email] : [])))];
+  const ids = [...new Set(parsed.fills.flatMap((f) => (f.userId ? [f.userId] : [])))];
+  const byEmail = new Map<string, string>();
+  const knownIds = new Set<string>();
+  if (emails.length) {
+    for (const row of await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails))) byEmail.set(row.email, row.id);
+  }
+  if (ids.length) {
+    for (const row of await db.select({ id: users.id }).from(users).where(inArray(users.id, ids))) knownIds.add(row.id);
+  }
+  const records: RecordFill[] = parsed.fills.map((f, i) => {
+    const userId = f.userId ?? (f.email ? byEmail.get(f.email) : undefined);
+    if (!userId || (f.userId && !knownIds.has(f.userId))) {
+      const field = f.userId ? `fills.${i}.userId` : `fills.${i}.email`;
+      throw badRequest(`Invalid ${field}: no user ${f.userId ?? f.email ?? ''} (row ${i + 1})`, { [field]: 'No such user' });
+    }
+    return {
+      userId,
+      exchange: f.exchange,
+      network: f.network,
+      symbol: f.symbol,
+      side: f.side,
+      qty: f.qty,
+      price: f.price,
+      notionalUsd: f.notionalUsd,
+      notionalXbt: f.notionalXbt,
+      feeUsd: f.feeUsd,
+      time: new Date(f.time),
+      externalId: f.externalId,
+    };
+  });
+  return db.transaction((tx) => recordFills(tx, records));
+}

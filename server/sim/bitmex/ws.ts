@@ -1,0 +1,202 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { queryOf, type SimContext } from '../context';
+import { SimConnection, type StreamSub } from '../hub';
+import { instrumentsOf, type SimInstrument } from '../market/catalogue';
+import { topOfBook } from '../market/derivs';
+import { LiveBarTracker, TradeTracker } from '../market/live';
+import type { SimMarket } from '../market/market';
+import { BITMEX_BINS, instrumentRecord, iso, TRADE_TYPES, TRADEBIN_TYPES, tradeBin, tradeRow } from './format';
+
+const PARTIAL_TRADES = 10;
+
+/** Per-table protocol frames: `partial` first (with keys/types/filter), then insert/update (trap 16). */
+export function bitmexTopic(market: SimMarket, topic: string): StreamSub | null {
+  const [table, symbol] = topic.split(':');
+  const insts: SimInstrument[] = symbol
+    ? [market.instrument('bitmex', symbol)].filter((i): i is SimInstrument => i !== undefined)
+    : instrumentsOf('bitmex');
+  if (!insts.length) return null;
+  const filter = symbol ? { symbol: insts[0].symbol } : {};
+
+  if (table === 'trade') {
+    const trackers = new Map<string, { t: TradeTracker; prev?: number }>();
+    return {
+      poll(now) {
+        if (!trackers.size) {
+          const data = insts.flatMap((inst) => {
+            const model = market.model(inst);
+            const recent = market.trades(inst, now - 60_000, now).slice(-PARTIAL_TRADES);
+            trackers.set(inst.symbol, { t: new TradeTracker(market, inst, now), prev: recent[recent.length - 1]?.price });
+            return recent.map((t, k) => tradeRow(model, t, recent[k - 1]?.price));
+          });
+          return [
+            {
+              table: 'trade',
+              action: 'partial',
+              keys: [],
+              types: TRADE_TYPES,
+              foreignKeys: { symbol: 'instrument', side: 'side' },
+              attributes: { timestamp: 'sorted', symbol: 'grouped' },
+              filter,
+              data,
+            },
+          ];
+        }
+        const data = insts.flatMap((inst) => {
+          const tr = trackers.get(inst.symbol);
+          if (!tr) return [];
+          const model = market.model(inst);
+          return tr.t.poll(now).map((t) => {
+            const row = tradeRow(model, t, tr.prev);
+            tr.prev = t.price;
+            return row;
+          });
+        });
+        return data.length ? [{ table: 'trade', action: 'insert', data }] : [];
+      },
+    };
+  }
+
+  if (table.startsWith('tradeBin')) {
+    const spec = BITMEX_BINS[table.slice('tradeBin'.length)];
+    if (!spec) return null;
+    const trackers = insts.map((inst) => new LiveBarTracker(market, inst, spec));
+    let started = false;
+    return {
+      poll(now) {
+        // Closed bins only; the forming bar must be built from `trade` (trap 3).
+        const closed = trackers.flatMap((tr) => {
+          const c = tr.poll(now).closed;
+          return c ? [tradeBin(market.model(tr.inst), c)] : [];
+        });
+        if (!started) {
+          started = true;
+          const data = insts.flatMap((inst) => {
+            const last = market.bars(inst, spec, { to: now, limit: 2, prefer: 'latest' }).filter((b) => b.closed).slice(-1);
+            return last.map((b) => tradeBin(market.model(inst), b));
+          });
+          return [
+            {
+              table,
+              action: 'partial',
+              keys: [],
+              types: TRADEBIN_TYPES,
+              foreignKeys: { symbol: 'instrument' },
+              attributes: { timestamp: 'sorted', symbol: 'grouped' },
+              filter,
+              data,
+            },
+          ];
+        }
+        return closed.length ? [{ table, action: 'insert', data: closed }] : [];
+      },
+    };
+  }
+
+  if (table === 'instrument') {
+    const last = new Map<string, Record<string, unknown>>();
+    return {
+      poll(now) {
+        const rows = insts.map((inst) => instrumentRecord(market.model(inst), market.stats24h(inst, now), topOfBook(market, inst, now), now) as Record<string, unknown>);
+        if (!last.size) {
+          rows.forEach((r) => last.set(String(r.symbol), r));
+          return [
+            {
+              table: 'instrument',
+              action: 'partial',
+              keys: ['symbol'],
+              types: {},
+              foreignKeys: { inverseLeg: 'instrument', sellLeg: 'instrument', buyLeg: 'instrument' },
+              attributes: { symbol: 'unique' },
+              filter,
+              data: rows,
+            },
+          ];
+        }
+        // Updates carry the key plus the fields that changed (fixture `ws-instrument-update.json`).
+        const WATCHED = ['lastPrice', 'lastChangePcnt', 'bidPrice', 'askPrice', 'midPrice', 'markPrice', 'fairPrice', 'highPrice', 'lowPrice', 'volume24h', 'homeNotional24h', 'foreignNotional24h', 'turnover24h', 'openInterest'];
+        const data = rows.flatMap((r) => {
+          const prev = last.get(String(r.symbol));
+          last.set(String(r.symbol), r);
+          const changed: Record<string, unknown> = { symbol: r.symbol };
+          for (const k of WATCHED) if (prev?.[k] !== r[k]) changed[k] = r[k];
+          if (Object.keys(changed).length === 1) return [];
+          if (changed.lastPrice !== undefined && typeof prev?.lastPrice === 'number' && typeof r.lastPrice === 'number') {
+            changed.lastTickDirection = r.lastPrice > prev.lastPrice ? 'PlusTick' : r.lastPrice < prev.lastPrice ? 'MinusTick' : 'ZeroPlusTick';
+          }
+          changed.timestamp = iso(now);
+          return [changed];
+        });
+        return data.length ? [{ table: 'instrument', action: 'update', data }] : [];
+      },
+    };
+  }
+  return null;
+}
+
+interface Request {
+  op?: unknown;
+  args?: unknown;
+}
+
+/** BitMEX realtime: `/sim/bitmex/realtime` (bitmex.md §2). */
+export function registerBitmexWs(app: FastifyInstance, { market, hub }: SimContext): void {
+  app.get('/realtime', { websocket: true }, (socket: WebSocket, req) => {
+    const conn = new SimConnection('bitmex', socket);
+    hub.add(conn);
+    conn.send({
+      info: 'Welcome to the BitMEX Realtime API.',
+      version: '2024-05-29T00:00:00.000Z',
+      timestamp: iso(market.now()),
+      docs: 'https://www.bitmex.com/app/wsAPI',
+      limit: { remaining: 39 },
+    });
+
+    const subscribe = (topics: string[], request: unknown) => {
+      for (const topic of topics) {
+        if (conn.subs.has(topic)) {
+          conn.send({ status: 400, error: `You are already subscribed to this topic: ${topic}`, meta: {}, request });
+          continue;
+        }
+        const sub = bitmexTopic(market, topic);
+        if (!sub) {
+          conn.send({ status: 400, error: `Unknown or unavailable table: ${topic}`, meta: {}, request });
+          continue;
+        }
+        conn.subs.set(topic, sub);
+        conn.send({ success: true, subscribe: topic, request });
+        hub.pollNow(conn, [topic]);
+      }
+    };
+
+    const initial = queryOf(req).subscribe;
+    if (initial) subscribe(initial.split(',').filter(Boolean), { op: 'subscribe', args: initial.split(',') });
+
+    socket.on('message', (raw) => {
+      const text = raw.toString();
+      // Heartbeat is the raw text `ping` → `pong`, not JSON (trap 17).
+      if (text === 'ping') {
+        conn.send('pong');
+        return;
+      }
+      let req: Request;
+      try {
+        req = JSON.parse(text) as Request;
+      } catch {
+        conn.send({ status: 400, error: 'Unable to parse request.', meta: {}, request: text });
+        return;
+      }
+      const args = (Array.isArray(req.args) ? req.args : [req.args]).filter((a): a is string => typeof a === 'string');
+      if (req.op === 'subscribe') subscribe(args, req);
+      else if (req.op === 'unsubscribe') {
+        for (const topic of args) {
+          conn.subs.delete(topic);
+          conn.send({ success: true, unsubscribe: topic, request: req });
+        }
+      } else {
+        conn.send({ status: 400, error: `Unknown or unsupported op: ${String(req.op)}`, meta: {}, request: req });
+      }
+    });
+  });
+}

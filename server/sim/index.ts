@@ -1,0 +1,78 @@
+import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod } from 'fastify';
+import { registerBinanceRest } from './binance/rest';
+import { registerBinanceWs } from './binance/ws';
+import { registerBitmexRest } from './bitmex/rest';
+import { registerBitmexWs } from './bitmex/ws';
+import { registerBybitRest } from './bybit/rest';
+import { registerBybitWs } from './bybit/ws';
+import { queryOf, sendJson, type SimContext } from './context';
+import { SimHub } from './hub';
+import { SIM_EXCHANGES, type SimExchange } from './market/catalogue';
+import { SimMarket } from './market/market';
+import { registerOkxRest } from './okx/rest';
+import { registerOkxWs } from './okx/ws';
+import { simPrivatePlugin } from './private';
+
+export interface SimPluginOptions {
+  /** Same seed → same market. Default 'crypto-terminal'. */
+  seed?: string | number;
+  /** The market clock in ms (inject a fake one in tests). Default Date.now. */
+  now?: () => number;
+  /** How often stream subscriptions are fed. Default 250 ms. */
+  pushIntervalMs?: number;
+  /** Binance's server ping frames. Default 3 minutes, like the real one. */
+  binancePingIntervalMs?: number;
+  /** An existing market to serve (shares caches with in-process users such as the exchange-info service). */
+  market?: SimMarket;
+}
+
+const registrars: Record<SimExchange, Array<(app: FastifyInstance, ctx: SimContext) => void>> = {
+  binance: [registerBinanceRest, registerBinanceWs],
+  bybit: [registerBybitRest, registerBybitWs],
+  bitmex: [registerBitmexRest, registerBitmexWs],
+  okx: [registerOkxRest, registerOkxWs],
+};
+
+/**
+ * The market simulator as one Fastify plugin: register it with `{ prefix: '/sim' }` in an app that
+ * has @fastify/websocket registered. See README.md beside this file.
+ */
+const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
+  const market = opts.market ?? new SimMarket({ seed: opts.seed, now: opts.now });
+  const hub = new SimHub({
+    now: market.now,
+    pushIntervalMs: opts.pushIntervalMs ?? 250,
+    pingFrameIntervalMs: (ex) => (ex === 'binance' ? (opts.binancePingIntervalMs ?? 180_000) : 0),
+  });
+  const ctx: SimContext = { market, hub };
+  app.addHook('onClose', async () => hub.close());
+  // The simulator speaks the exchanges' formats, not this API's: keep it out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+
+  for (const exchange of SIM_EXCHANGES) {
+    await app.register(
+      async (scope) => {
+        for (const register of registrars[exchange]) register(scope, ctx);
+      },
+      { prefix: `/${exchange}` },
+    );
+  }
+  // Signed endpoints (API-key checks) with each exchange's signature rules: private/README.md.
+  await app.register(simPrivatePlugin, { seed: market.seed, now: market.now });
+
+  const drop: RouteHandlerMethod = async (req, reply) => {
+    const exchange = queryOf(req).exchange;
+    if (exchange !== undefined && !(SIM_EXCHANGES as readonly string[]).includes(exchange)) {
+      return sendJson(reply, 400, { message: `Unknown exchange ${exchange}; use one of ${SIM_EXCHANGES.join(', ')}` });
+    }
+    return sendJson(reply, 200, { dropped: hub.drop(exchange as SimExchange | undefined) });
+  };
+  app.post('/_control/drop-sockets', drop);
+  app.get('/_control/drop-sockets', drop);
+  app.get('/_control/state', async (_req, reply) => sendJson(reply, 200, { now: market.now(), seed: market.seed, sockets: hub.size }));
+};
+
+export default simPlugin;
+export { SimMarket } from './market/market';

@@ -1,0 +1,129 @@
+/**
+ * Test support for the simulator (used by *.test.ts here and by other server tests): a sim app on
+ * an ephemeral loopback port with a hand-driven clock, fixture loading, JSON "shape" signatures and
+ * a small collecting WebSocket client.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import WebSocket from 'ws';
+import simPlugin, { type SimPluginOptions } from './index';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** `shared/` sits beside the repository (CI clones main with shared/ next to it). */
+export const FIXTURES_DIR = path.resolve(here, '../../../shared/exchanges/fixtures');
+
+export function fixture<T = unknown>(exchange: string, file: string): T {
+  return JSON.parse(readFileSync(path.join(FIXTURES_DIR, exchange, file), 'utf8')) as T;
+}
+
+/**
+ * A type signature of a JSON value: key order, key names and JSON types, recursively. Objects become
+ * `{ keys: [[key, sig], ...] }` so that `toEqual` also compares key ORDER. Arrays whose elements
+ * share one signature collapse to `[sig]`; mixed arrays (Binance kline rows) stay tuples.
+ */
+export function shapeOf(v: unknown): unknown {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) {
+    const sigs = v.map(shapeOf);
+    const first = JSON.stringify(sigs[0]);
+    return sigs.every((s) => JSON.stringify(s) === first) ? (sigs.length ? [sigs[0]] : []) : sigs;
+  }
+  if (typeof v === 'object') return { keys: Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, shapeOf(x)]) };
+  return typeof v;
+}
+
+export interface Clock {
+  now: () => number;
+  set(t: number): void;
+  advance(ms: number): void;
+}
+
+export function manualClock(t0: number): Clock {
+  let t = t0;
+  return { now: () => t, set: (x) => (t = x), advance: (ms) => (t += ms) };
+}
+
+export interface SimServer {
+  app: FastifyInstance;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  ws: string;
+  close(): Promise<void>;
+}
+
+export async function startSim(opts: SimPluginOptions = {}): Promise<SimServer> {
+  const app = Fastify({ logger: false });
+  await app.register(websocket);
+  await app.register(simPlugin, { prefix: '/sim', pushIntervalMs: 20, ...opts });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return { app, base: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+export interface WsProbe {
+  socket: WebSocket;
+  /** Every frame received so far: parsed JSON, or the raw text when it is not JSON (ping/pong). */
+  frames: unknown[];
+  send(frame: unknown): void;
+  /** Resolves with the first frame (already received or upcoming) matching `pred`. */
+  next<T = unknown>(pred: (f: unknown) => boolean, timeoutMs?: number): Promise<T>;
+  closed: Promise<number>;
+  close(): void;
+}
+
+export async function connectWs(url: string): Promise<WsProbe> {
+  const socket = new WebSocket(url);
+  const frames: unknown[] = [];
+  const waiters: Array<{ pred: (f: unknown) => boolean; resolve: (f: unknown) => void }> = [];
+  socket.on('message', (raw) => {
+    const text = raw.toString();
+    let f: unknown = text;
+    try {
+      f = JSON.parse(text);
+    } catch {
+      // raw text frames (BitMEX/OKX "pong") stay strings
+    }
+    frames.push(f);
+    for (const w of [...waiters]) {
+      if (w.pred(f)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(f);
+      }
+    }
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    frames,
+    send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
+    next<T>(pred: (f: unknown) => boolean, timeoutMs = 5000): Promise<T> {
+      const hit = frames.find(pred);
+      if (hit !== undefined) return Promise.resolve(hit as T);
+      return new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching frame within ${timeoutMs} ms; got ${JSON.stringify(frames).slice(0, 500)}`)), timeoutMs);
+        waiters.push({
+          pred,
+          resolve: (f) => {
+            clearTimeout(timer);
+            resolve(f as T);
+          },
+        });
+      });
+    },
+    closed,
+    close: () => socket.close(),
+  };
+}
+
+/** Narrowing helper for frames: `has(f, 'topic', 'kline.1.BTCUSDT')`. */
+export function has(f: unknown, key: string, value?: unknown): f is Record<string, unknown> {
+  return typeof f === 'object' && f !== null && key in f && (value === undefined || (f as Record<string, unknown>)[key] === value);
+}

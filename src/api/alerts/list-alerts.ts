@@ -1,0 +1,61 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { alertListSchema, type Alert } from '../contracts/alerts';
+import { http } from '../client';
+import { useFeatureFlag } from '../feature-flags/get-feature-flag-map';
+import { useAccessToken } from '../use-access-token';
+
+/** Every alerts query and mutation lives under this key; the list is `[...alertsQueryKey, 'list']`. */
+export const alertsQueryKey = ['alerts'] as const;
+export const alertListQueryKey = [...alertsQueryKey, 'list'] as const;
+
+/**
+ * Alerts set on another device are picked up within this time (same-browser tabs are told at once
+ * through `alerts-sync.ts`; window focus refetches too).
+ */
+export const ALERTS_REFRESH_MS = 30_000;
+
+/** `GET /v1/alerts`: the user's alerts, active ones (oldest first) then triggered ones (newest first). */
+export async function listAlerts(): Promise<Alert[]> {
+  const { data } = await http.get<unknown>('/v1/alerts');
+  return alertListSchema.parse(data);
+}
+
+export const alertsQueryOptions = () =>
+  queryOptions({
+    queryKey: alertListQueryKey,
+    queryFn: listAlerts,
+    staleTime: 5_000,
+    refetchInterval: ALERTS_REFRESH_MS,
+    meta: { errorMessage: 'Unable to fetch alerts' },
+  });
+
+/**
+ * The signed-in user's alerts, active and triggered, in one list (one request, one cache entry that
+ * every chart, the Alerts panel and the monitor share). Idle while signed out or while
+ * FF_ENABLE_ALERTS is off (the server answers 403 then), so callers need not check the flag.
+ *
+ * ```ts
+ * const { data: alerts = [] } = useAlerts();
+ * const lines = alerts.filter((a) => a.status === 'active' && a.exchange === exchange && a.symbol === symbol);
+ * ```
+ */
+export function useAlerts() {
+  const enabled = useFeatureFlag('FF_ENABLE_ALERTS');
+  const token = useAccessToken();
+  return useQuery({ ...alertsQueryOptions(), enabled: enabled && token !== null });
+}
+
+const NONE: Alert[] = [];
+
+/**
+ * The active alerts of one market — what every chart of that pair draws as lines. The array keeps
+ * its identity until the list changes, so it can feed an effect that pushes lines into the engine.
+ */
+export function useMarketAlerts(exchange: string, symbol: string): Alert[] {
+  const { data } = useAlerts();
+  return useMemo(() => {
+    const found = (data ?? NONE).filter((a) => a.status === 'active' && a.exchange === exchange && a.symbol === symbol);
+    return found.length ? found : NONE;
+  }, [data, exchange, symbol]);
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { exchangeIdSchema } from './common';
+
+export const MARKET_DATA_MODES = ['live', 'sim'] as const;
+export const marketDataModeSchema = z.enum(MARKET_DATA_MODES);
+export type MarketDataMode = z.infer<typeof marketDataModeSchema>;
+
+/** Where the SPA's market adapters send REST and WebSocket traffic for one exchange. */
+export const exchangeEndpointsSchema = z.object({
+  rest: z.string(),
+  restTestnet: z.string(),
+  ws: z.string(),
+  wsTestnet: z.string(),
+});
+export type ExchangeEndpoints = z.infer<typeof exchangeEndpointsSchema>;
+
+/** `GET /v1/config` (public): what the SPA needs at run time, so no rebuild changes it. */
+export const appConfigSchema = z.object({
+  productName: z.string(),
+  marketData: marketDataModeSchema,
+  version: z.string(),
+  sentryDsn: z.string().nullable(),
+  /** Base URLs per exchange; in sim mode they point at `/sim/<exchange>` on this server. */
+  exchanges: z.record(exchangeIdSchema, exchangeEndpointsSchema),
+});
+export type AppConfig = z.infer<typeof appConfigSchema>;

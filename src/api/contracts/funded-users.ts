@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { pagedSchema, pageQuerySchema, roleSchema } from './common';
+
+/**
+ * Funded users, their trade settings and the transactions recorded on their API keys (DESIGN §4:
+ * accounts trading with firm-provided keys). Admin-only except where noted.
+ */
+
+export const fundedUserSchema = z.object({
+  userId: z.uuid(),
+  email: z.string(),
+  role: roleSchema,
+  note: z.string().nullable(),
+  /** The admin who added the user (null once that account is gone). */
+  addedBy: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+  apiKeyCount: z.number().int().nonnegative(),
+});
+export type FundedUser = z.infer<typeof fundedUserSchema>;
+
+export const fundedUsersQuerySchema = pageQuerySchema.extend({
+  /** Case-insensitive search in e-mail. */
+  query: z.string().trim().max(254).optional(),
+});
+export type FundedUsersQuery = z.infer<typeof fundedUsersQuerySchema>;
+export const fundedUsersPageSchema = pagedSchema(fundedUserSchema);
+export type FundedUsersPage = z.infer<typeof fundedUsersPageSchema>;
+
+export const addFundedUserBodySchema = z
+  .object({
+    userId: z.uuid('Choose a user'),
+    note: z.string().trim().max(500, 'Note must be at most 500 characters').optional(),
+  })
+  .strict();
+export type AddFundedUserBody = z.infer<typeof addFundedUserBodySchema>;
+
+export const userIdParamSchema = z.object({ userId: z.uuid() });
+export const userApiKeyParamsSchema = z.object({ userId: z.uuid(), apiKeyId: z.uuid() });
+
+// ---- trade settings ----
+
+export const TRADE_SETTINGS_LIMITS = {
+  maxRiskPercent: 100,
+  maxLeverage: 125,
+  allowedSymbols: 200,
+} as const;
+
+const symbolSchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9][A-Z0-9._:/-]{0,39}$/, 'Use exchange symbols such as BTCUSDT, XBTUSD or BTC-USDT-SWAP');
+
+/**
+ * Per-user limits the server enforces on every order (DESIGN §4). `null` = no limit; an empty
+ * `allowedSymbols` = every symbol.
+ */
+export const tradeSettingsFieldsSchema = z.object({
+  /** Largest loss one trade may risk, in % of the balance (entry → stop). */
+  maxRiskPercent: z.number().positive('Must be above 0').max(TRADE_SETTINGS_LIMITS.maxRiskPercent, 'At most 100 %').nullable(),
+  /** Largest position notional, in the quote / settlement currency's USD value. */
+  maxPositionNotional: z.number().positive('Must be above 0').max(1e12).nullable(),
+  maxLeverage: z.number().min(1, 'At least 1').max(TRADE_SETTINGS_LIMITS.maxLeverage, 'At most 125').nullable(),
+  /** Realised + unrealised loss in one UTC day after which new orders are refused, USD. */
+  dailyLossLimit: z.number().positive('Must be above 0').max(1e12).nullable(),
+  allowedSymbols: z.array(symbolSchema).max(TRADE_SETTINGS_LIMITS.allowedSymbols, 'At most 200 symbols'),
+});
+
+export const tradeSettingsSchema = tradeSettingsFieldsSchema.extend({
+  userId: z.uuid(),
+  /** Null while the user has no stored settings (all limits off). */
+  updatedAt: z.iso.datetime().nullable(),
+  updatedBy: z.uuid().nullable(),
+});
+export type TradeSettings = z.infer<typeof tradeSettingsSchema>;
+
+export const TRADE_SETTINGS_DEFAULTS: z.infer<typeof tradeSettingsFieldsSchema> = {
+  maxRiskPercent: null,
+  maxPositionNotional: null,
+  maxLeverage: null,
+  dailyLossLimit: null,
+  allowedSymbols: [],
+};
+
+/** `PATCH /v1/users/settings/trade` (admin): the user plus any of the fields; each given field replaces the stored one. */
+export const patchTradeSettingsBodySchema = tradeSettingsFieldsSchema
+  .partial()
+  .extend({ userId: z.uuid() })
+  .strict()
+  .refine((b) => Object.keys(b).some((k) => k !== 'userId'), { message: 'Nothing to update: send at least one trade setting' });
+export type PatchTradeSettingsBody = z.infer<typeof patchTradeSettingsBodySchema>;
+
+// ---- transactions ----
+
+export const TRANSACTION_TYPES = ['deposit', 'withdrawal', 'profit-share', 'fee', 'adjustment'] as const;
+export const transactionTypeSchema = z.enum(TRANSACTION_TYPES);
+export type TransactionType = z.infer<typeof transactionTypeSchema>;
+export const TRANSACTION_TYPE_LABELS: Record<TransactionType, string> = {
+  deposit: 'Deposit',
+  withdrawal: 'Withdrawal',
+  'profit-share': 'Profit share',
+  fee: 'Fee',
+  adjustment: 'Adjustment',
+};
+
+export const transactionSchema = z.object({
+  id: z.uuid(),
+  userId: z.uuid(),
+  apiKeyId: z.uuid(),
+  type: transactionTypeSchema,
+  /** Positive for every type but `adjustment`, which may be negative. */
+  amount: z.number(),
+  currency: z.string(),
+  note: z.string().nullable(),
+  occurredAt: z.iso.datetime(),
+  createdBy: z.uuid().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type Transaction = z.infer<typeof transactionSchema>;
+export const transactionsPageSchema = pagedSchema(transactionSchema);
+export type TransactionsPage = z.infer<typeof transactionsPageSchema>;
+export const transactionsQuerySchema = pageQuerySchema;
+export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>;
+
+/** Clock slack for "not in the future" (client clocks drift). */
+export const TRANSACTION_FUTURE_SLACK_MS = 5 * 60_000;
+
+/**
+ * `POST /v1/users/transactions`: a user records a transaction on one of their own keys; an admin
+ * may record one for any user's key (then `userId` names the owner).
+ */
+export const createTransactionBodySchema = z
+  .object({
+    userId: z.uuid().optional(),
+    apiKeyId: z.uuid('Choose an API key'),
+    type: transactionTypeSchema,
+    amount: z
+      .number({ error: 'Enter an amount' })
+      .finite()
+      .refine((n) => n !== 0, 'Amount cannot be 0')
+      .refine((n) => Math.abs(n) <= 1e12, 'Amount is too large'),
+    currency: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9]{2,10}$/, 'Use a currency code such as USDT, USD or XBT'),
+    occurredAt: z.iso.datetime({ offset: true, error: 'Enter the date and time it happened' }),
+    note: z.string().trim().max(500, 'Note must be at most 500 characters').optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (b.type !== 'adjustment' && b.amount < 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Only adjustments may be negative' });
+    if (Date.parse(b.occurredAt) > Date.now() + TRANSACTION_FUTURE_SLACK_MS) {
+      ctx.addIssue({ code: 'custom', path: ['occurredAt'], message: 'Cannot be in the future' });
+    }
+  });
+export type CreateTransactionBody = z.infer<typeof createTransactionBodySchema>;

@@ -1,0 +1,132 @@
+import 'pixi.js/unsafe-eval';
+import { Container, Ticker, WebGLRenderer } from 'pixi.js';
+import type { ResolvedTheme } from '../model/theme';
+import type { Scene } from '../model/scene';
+import type { MeasureText, PrimitiveList, TextList } from '../model/view/primitive-list';
+import { PrimitiveLayer, SeriesLayer } from './gpu-layers';
+import { createMeasure, ensureFont, TextPool } from './text-pool';
+
+// Render on demand: Pixi's system ticker would otherwise run every frame for its scheduler even
+// with nothing to draw (measured: it keeps rAF busy). The engine paints from its own rAF request.
+Ticker.system.autoStart = false;
+Ticker.system.stop();
+
+interface LayerPair {
+  prims: PrimitiveLayer;
+  texts: TextPool | null;
+  list: (s: Scene) => PrimitiveList;
+  textList: ((s: Scene) => TextList) | null;
+}
+
+/**
+ * The retained Pixi scene: layers are built once (grid, series, drawings, lines, axes, axis marks,
+ * crosshair overlay); a paint copies the view-data lists that changed into their GPU buffers and
+ * renders. Nothing is rebuilt per frame and there is no Graphics at all.
+ */
+export class ChartRenderer {
+  readonly canvas: HTMLCanvasElement;
+  measure: MeasureText;
+  private readonly stage = new Container({ label: 'chart' });
+  private readonly series = new SeriesLayer();
+  private readonly layers: LayerPair[];
+  private fontName: string;
+  private dpr: number;
+  private width: number;
+  private height: number;
+
+  private constructor(
+    private readonly renderer: WebGLRenderer,
+    theme: ResolvedTheme,
+    width: number,
+    height: number,
+    dpr: number,
+  ) {
+    this.canvas = renderer.canvas as HTMLCanvasElement;
+    this.width = width;
+    this.height = height;
+    this.dpr = dpr;
+    const family = theme.source.fontFamily;
+    this.fontName = ensureFont(family, theme.fontSize, dpr);
+    this.measure = createMeasure(this.fontName, theme.fontSize);
+    const pair = (label: string, list: LayerPair['list'], textList: LayerPair['textList']): LayerPair => ({
+      prims: new PrimitiveLayer(label),
+      texts: textList ? new TextPool(this.fontName, theme.fontSize) : null,
+      list,
+      textList,
+    });
+    const grid = pair('grid', (s) => s.grid, null);
+    this.layers = [
+      grid,
+      pair('drawings', (s) => s.drawings, (s) => s.drawingTexts),
+      pair('lines', (s) => s.lines, (s) => s.lineTexts),
+      pair('axes', (s) => s.axes, (s) => s.axisTexts),
+      pair('marks', (s) => s.marks, (s) => s.markTexts),
+      pair('overlay', (s) => s.overlay, (s) => s.overlayTexts),
+    ];
+    this.stage.addChild(grid.prims.container, this.series.container);
+    for (const l of this.layers.slice(1)) {
+      this.stage.addChild(l.prims.container);
+      if (l.texts) this.stage.addChild(l.texts.container);
+    }
+    this.setTheme(theme);
+  }
+
+  static async create(width: number, height: number, dpr: number, theme: ResolvedTheme): Promise<ChartRenderer> {
+    const renderer = new WebGLRenderer();
+    await renderer.init({
+      width,
+      height,
+      resolution: dpr,
+      autoDensity: true,
+      antialias: false,
+      background: theme.source.background,
+      // Only the renderer: no Pixi event system (the engine handles DOM pointers itself),
+      // no accessibility layer, no ticker-driven extensions.
+      skipExtensionImports: true,
+      powerPreference: 'high-performance',
+    });
+    const r = new ChartRenderer(renderer, theme, width, height, dpr);
+    r.canvas.style.display = 'block';
+    return r;
+  }
+
+  setTheme(theme: ResolvedTheme): void {
+    this.renderer.background.color = theme.source.background;
+    this.series.setTheme(theme);
+  }
+
+  resize(width: number, height: number, dpr: number, theme: ResolvedTheme): void {
+    this.width = width;
+    this.height = height;
+    this.renderer.resize(width, height, dpr);
+    if (dpr !== this.dpr) {
+      this.dpr = dpr;
+      this.fontName = ensureFont(theme.source.fontFamily, theme.fontSize, dpr);
+      this.measure = createMeasure(this.fontName, theme.fontSize);
+      for (const l of this.layers) l.texts?.setFont(this.fontName, theme.fontSize);
+    }
+  }
+
+  /** Copies changed view data to the GPU and renders one frame. */
+  draw(scene: Scene): void {
+    const dw = Math.round(this.width * this.dpr);
+    const dh = Math.round(this.height * this.dpr);
+    this.series.sync(scene.series, dw, dh);
+    for (const l of this.layers) {
+      l.prims.sync(l.list(scene), dw, dh);
+      if (l.texts && l.textList) l.texts.sync(l.textList(scene), this.dpr);
+    }
+    this.renderer.render(this.stage);
+  }
+
+  destroy(): void {
+    this.series.destroy();
+    for (const l of this.layers) {
+      l.prims.destroy();
+      l.texts?.container.destroy({ children: true });
+    }
+    this.stage.destroy({ children: true });
+    // Loses the WebGL context (GlContextSystem.destroy) and removes the canvas from the page.
+    this.renderer.destroy({ removeView: true });
+  }
+}

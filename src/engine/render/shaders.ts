@@ -1,0 +1,129 @@
+/**
+ * GLSL ES 3.0 programs. Both work in device pixels: the model snaps geometry to the device pixel
+ * grid, and the vertex shaders map pixels straight to clip space, so a 1 px line stays 1 px.
+ * Pixi's blending is premultiplied-alpha, so colours are premultiplied in the vertex stage.
+ */
+export const CANDLE_VERTEX = /* glsl */ `#version 300 es
+precision highp float;
+in vec2 aCorner;
+in float aPart;
+in vec4 aBarA;   // wickLeft, bodyWidth, yOpen, yHigh
+in vec4 aBarB;   // yLow, yClose, yVolumeTop, up
+uniform vec2 uSize;
+uniform float uWick;
+uniform float uVolumeBottom;
+uniform vec4 uUp;
+uniform vec4 uDown;
+uniform vec4 uVolumeUp;
+uniform vec4 uVolumeDown;
+out vec4 vColor;
+
+void main() {
+  bool up = aBarB.w > 0.5;
+  float x = aBarA.x;
+  float bodyLeft = x + (uWick - aBarA.y) * 0.5;
+  float left; float right; float top; float bottom;
+  vec4 color;
+  if (aPart < 0.5) {
+    // Wick: from the high to the low, both pixel rows included.
+    left = x; right = x + uWick; top = aBarA.w; bottom = aBarB.x + 1.0;
+    color = up ? uUp : uDown;
+  } else if (aPart < 1.5) {
+    top = min(aBarA.z, aBarB.y);
+    bottom = max(max(aBarA.z, aBarB.y), top + 1.0);
+    left = bodyLeft; right = bodyLeft + aBarA.y;
+    color = up ? uUp : uDown;
+  } else {
+    left = bodyLeft; right = bodyLeft + aBarA.y; top = aBarB.z; bottom = uVolumeBottom;
+    color = up ? uVolumeUp : uVolumeDown;
+  }
+  vec2 p = vec2(mix(left, right, aCorner.x), mix(top, bottom, aCorner.y));
+  vColor = vec4(color.rgb * color.a, color.a);
+  gl_Position = vec4(p.x / uSize.x * 2.0 - 1.0, 1.0 - p.y / uSize.y * 2.0, 0.0, 1.0);
+}
+`;
+
+export const COLOR_FRAGMENT = /* glsl */ `#version 300 es
+precision mediump float;
+in vec4 vColor;
+out vec4 finalColor;
+void main() {
+  finalColor = vColor;
+}
+`;
+
+export const PRIM_VERTEX = /* glsl */ `#version 300 es
+precision highp float;
+in vec2 aCorner;
+in vec4 aGeom;    // rect: l t r b · segment: x1 y1 x2 y2 · circle: cx cy r _
+in vec4 aParams;  // kind, width, dash, gap
+in vec4 aColor;
+in vec4 aColor2;
+uniform vec2 uSize;
+out vec4 vColor;
+out vec4 vColor2;
+out vec2 vLocal;
+flat out vec4 vParams;
+flat out float vRadius;
+
+void main() {
+  float kind = aParams.x;
+  vec2 p;
+  vRadius = 0.0;
+  vLocal = vec2(0.0);
+  if (kind < 0.5) {
+    p = mix(aGeom.xy, aGeom.zw, aCorner);
+  } else if (kind < 1.5) {
+    vec2 dir = aGeom.zw - aGeom.xy;
+    float len = length(dir);
+    vec2 d = len > 0.0 ? dir / len : vec2(1.0, 0.0);
+    vec2 n = vec2(-d.y, d.x);
+    // One extra pixel each side for the anti-aliased edge.
+    float half_ = aParams.y * 0.5 + 1.0;
+    float along = aCorner.x * len;
+    float across = (aCorner.y * 2.0 - 1.0) * half_;
+    p = aGeom.xy + d * along + n * across;
+    vLocal = vec2(along, across);
+  } else {
+    float r = aGeom.z + 1.0;
+    vec2 off = (aCorner * 2.0 - 1.0) * r;
+    p = aGeom.xy + off;
+    vLocal = off;
+    vRadius = aGeom.z;
+  }
+  vColor = aColor;
+  vColor2 = aColor2;
+  vParams = aParams;
+  gl_Position = vec4(p.x / uSize.x * 2.0 - 1.0, 1.0 - p.y / uSize.y * 2.0, 0.0, 1.0);
+}
+`;
+
+export const PRIM_FRAGMENT = /* glsl */ `#version 300 es
+precision highp float;
+in vec4 vColor;
+in vec4 vColor2;
+in vec2 vLocal;
+flat in vec4 vParams;
+flat in float vRadius;
+out vec4 finalColor;
+
+void main() {
+  float kind = vParams.x;
+  vec4 c = vColor;
+  if (kind > 0.5 && kind < 1.5) {
+    float dash = vParams.z;
+    float gap = vParams.w;
+    if (dash > 0.0 && mod(vLocal.x, dash + gap) >= dash) discard;
+    c.a *= clamp(vParams.y * 0.5 + 0.5 - abs(vLocal.y), 0.0, 1.0);
+  } else if (kind > 1.5) {
+    float dist = length(vLocal);
+    float border = vParams.y;
+    float edge = clamp(vRadius + 0.5 - dist, 0.0, 1.0);
+    float t = border > 0.0 ? clamp(dist - (vRadius - border) + 0.5, 0.0, 1.0) : 0.0;
+    c = mix(vColor, vColor2, t);
+    c.a *= edge;
+  }
+  if (c.a <= 0.0) discard;
+  finalColor = vec4(c.rgb * c.a, c.a);
+}
+`;

@@ -1,0 +1,145 @@
+import type { Drawing, DrawingColor, DrawingKind } from './drawings/records';
+
+/** One bar. `time` is the bar's open time in unix seconds (the exchanges' convention). */
+export interface Candle {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+/** The instrument's price grid: prices are rounded to `tickSize` and shown with `precision` decimals. */
+export interface Instrument {
+  tickSize: number;
+  precision: number;
+}
+
+/** Logical bar indexes (0 = oldest loaded bar); fractional values allowed. */
+export interface VisibleRange {
+  from: number;
+  to: number;
+}
+
+export type Tool = 'default' | DrawingKind;
+
+/** Alert, order and position lines placed by the app (not user drawings). */
+export interface PriceLine {
+  id: string;
+  kind: 'alert' | 'order' | 'position';
+  price: number;
+  /**
+   * Which price of an order or position the line shows. Orders: entry, stop, take-profit.
+   * Positions: entry, liquidation, break-even. Alerts ignore it.
+   */
+  role?: 'entry' | 'stop' | 'take-profit' | 'liquidation' | 'break-even';
+  side?: 'buy' | 'sell';
+  size?: number;
+  /** Unrealised PnL in quote currency, shown signed with two decimals. */
+  pnl?: number;
+  /** Overrides the label the engine composes from kind/role/side/size/pnl. */
+  label?: string;
+  /** Overrides the colour picked from kind/role/side. */
+  color?: string;
+  /** When true the user can drag the line; dropping it emits `lineDragged` with a tick-rounded price. */
+  draggable?: boolean;
+}
+
+/** A vertical line at a time (a fill, an event, a session open), labelled on the time axis. */
+export interface TimeLine {
+  id: string;
+  kind: 'time';
+  /** Unix seconds; between bars it is placed proportionally, past the last bar extrapolated. */
+  time: number;
+  /** Shown on the time axis instead of the time. */
+  label?: string;
+  color?: string;
+}
+
+/** What `setLines` accepts: horizontal price lines and vertical time lines. */
+export type ChartLine = PriceLine | TimeLine;
+
+export interface Theme {
+  background: string;
+  grid: string;
+  text: string;
+  axisBackground: string;
+  axisBorder: string;
+  up: string;
+  down: string;
+  volumeUp: string;
+  volumeDown: string;
+  crosshair: string;
+  crosshairLabel: string;
+  crosshairLabelText: string;
+  alert: string;
+  buy: string;
+  sell: string;
+  liquidation: string;
+  breakEven: string;
+  selection: string;
+  drawing: Record<DrawingColor, string>;
+  fontFamily: string;
+  fontSize: number;
+}
+
+export interface ToolOptions {
+  /** Colour of new horizontal lines and rectangles, and fibColor of new retracements. */
+  color?: DrawingColor;
+  /** Snap drawing points to the nearest open/high/low/close within a few pixels. */
+  magnet?: boolean;
+  /** Fibonacci fields for new retracements (strings, as SPEC stores them). */
+  fib?: { fibAmountOfPositiveLines?: string; fibIncrement?: string; fibMainValue?: string; fibCustomValue?: string };
+  /** Symbol stamped on new horizontal lines (SPEC's horizontalLines carry one). */
+  symbol?: string;
+}
+
+export interface ChartOptions {
+  /** Colours and font; unspecified keys keep the dark default theme. */
+  theme?: Partial<Theme>;
+  /** Defaults to `window.devicePixelRatio`. */
+  devicePixelRatio?: number;
+  /** Watch the container with a ResizeObserver (default true). */
+  autoResize?: boolean;
+  /** Clock in milliseconds for the bar-close countdown (tests pass a fixed clock). */
+  now?: () => number;
+  /** Displayed times are shifted by this many seconds (0 = UTC). */
+  timeOffsetSeconds?: number;
+  /** Emit `needHistory` when the left edge comes within this many bars of the oldest bar (default 50). */
+  historyThreshold?: number;
+  /** Creates ids for new drawings (default: crypto.randomUUID). */
+  createId?: () => string;
+  instrument?: Instrument;
+  toolOptions?: ToolOptions;
+}
+
+export interface CrosshairInfo {
+  /** Bar index under the cursor (fractional indexes are rounded to the nearest bar). */
+  index: number;
+  /** Time of that bar (extrapolated past the last bar). */
+  time: number;
+  /** Price at the cursor, rounded to the tick size. */
+  price: number;
+  candle: Candle | null;
+  x: number;
+  y: number;
+}
+
+export interface ChartEvents {
+  /** The user scrolled near the oldest loaded bar: the payload is `beforeTime` (unix s of the oldest loaded bar): load older bars and call `prependCandles`. */
+  needHistory: number;
+  /** A drawing was created or changed (on pointer-up). The app persists it and pushes it back via `setDrawings`. */
+  drawingCommitted: { drawing: Drawing; created: boolean };
+  drawingDeleted: { id: string; drawing: Drawing };
+  /** A draggable price line was dropped at a new (tick-rounded) price. */
+  lineDragged: { id: string; line: PriceLine; price: number };
+  /** Cursor moved over the chart (null when it left). */
+  crosshair: CrosshairInfo | null;
+  /** The active tool changed inside the engine (Escape, or back to Select after a drawing was placed). */
+  toolChanged: { tool: Tool };
+  /** The selected drawing changed (null: nothing selected). */
+  selectionChanged: { id: string | null };
+}
+
+export type ChartEventName = keyof ChartEvents;

@@ -1,0 +1,21 @@
+const price = new Intl.NumberFormat('en-US', { maximumFractionDigits: 8 });
+
+/** A quote price as traders read it: thousands separators, no trailing zeros. */
+export const formatPrice = (value: number): string => price.format(value);
+
+/** Signed distance from `price` to `trigger` in percent of `price`: "+1.25 %", "−0.40 %". */
+export function formatDistance(trigger: number, current: number | undefined): string {
+  if (current === undefined || !Number.isFinite(current) || current <= 0) return '—';
+  const pct = ((trigger - current) / current) * 100;
+  const sign = pct > 0 ? '+' : pct < 0 ? '−' : '';
+  return `${sign}${Math.abs(pct).toFixed(2)} %`;
+}
+
+const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
+
+/** Today's times as "14:05:09", older ones as "03/01, 14:05" (local time). */
+export function formatWhen(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  return d.toDateString() === now.toDateString() ? time.format(d) : dateTime.format(d);
+}

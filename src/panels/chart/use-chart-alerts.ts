@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useRef } from 'react';
+import { useCreateAlert } from '../../api/alerts/create-alert';
+import { useMarketAlerts } from '../../api/alerts/list-alerts';
+import { useUpdateAlert } from '../../api/alerts/update-alert';
+import type { Alert } from '../../api/contracts/alerts';
+import type { ChartEngine } from '../../engine';
+import { toastError } from '../../ui/toast';
+import { alertIdOfLine, alertLines, moveAlertPrices } from './alert-lines';
+import type { Market } from './drawing-records';
+
+const NO_ALERTS: readonly Alert[] = [];
+
+export interface ChartAlerts {
+  /** Creates an alert at `price` (the live price is its initial price). False when it cannot yet. */
+  createAt: (price: number) => boolean;
+  /** Alert lines on the chart. */
+  lineCount: number;
+}
+
+/**
+ * Alerts on the chart (FF_ENABLE_ALERTS): the pair's active alerts as draggable lines — on every
+ * chart of the pair, since they all read the one cached alert list — and a dropped line moves its
+ * trigger (optimistic PATCH; a refusal puts the line back and toasts). `livePrice` and `tickSize`
+ * are refs: they change many times a second and must not re-render the panel.
+ */
+export function useChartAlerts(
+  engine: ChartEngine | null,
+  market: Market,
+  enabled: boolean,
+  livePrice: { readonly current: number | undefined },
+  tickSize: { readonly current: number },
+): ChartAlerts {
+  const alerts = useMarketAlerts(market.exchange, market.symbol);
+  const shown: readonly Alert[] = enabled ? alerts : NO_ALERTS;
+  const alertsRef = useRef(shown);
+  alertsRef.current = shown;
+  const { mutate: update } = useUpdateAlert();
+  const { mutate: create } = useCreateAlert();
+
+  // Alerts are the only app lines for now; order and position lines will join this list.
+  useEffect(() => engine?.setLines(alertLines(shown)), [engine, shown]);
+
+  useEffect(() => {
+    if (!engine) return;
+    return engine.on('lineDragged', ({ id, price }) => {
+      const alertId = alertIdOfLine(id);
+      const alert = alertId ? alertsRef.current.find((a) => a.id === alertId) : undefined;
+      if (!alert) return;
+      const move = moveAlertPrices(alert, price, livePrice.current, tickSize.current);
+      if (!move) {
+        // Nothing to send: the engine moved its copy of the line, put it back.
+        engine.setLines(alertLines(alertsRef.current));
+        return;
+      }
+      update({ id: alert.id, triggerPrice: move.triggerPrice, initialPrice: move.initialPrice });
+    });
+  }, [engine, update, livePrice, tickSize]);
+
+  const { exchange, symbol } = market;
+  const createAt = useCallback(
+    (price: number): boolean => {
+      const live = livePrice.current;
+      if (!enabled) return false;
+      if (live === undefined) {
+        toastError(`No price for ${symbol} yet: try again in a moment`);
+        return false;
+      }
+      if (!(price > 0)) return false;
+      create({ exchange, symbol, initialPrice: live, triggerPrice: price });
+      return true;
+    },
+    [enabled, exchange, symbol, create, livePrice],
+  );
+
+  return { createAt, lineCount: shown.filter((a) => a.status === 'active').length };
+}

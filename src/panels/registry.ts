@@ -1,0 +1,136 @@
+import {
+  IconBell,
+  IconChartCandle,
+  IconListDetails,
+  IconRadar,
+  IconReceipt,
+  IconShoppingCart,
+  IconStar,
+  IconWallet,
+  type TablerIcon,
+} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+import type { FeatureFlagKey, FeatureFlagMap } from '../api/contracts/feature-flags';
+import { AlertsPanel } from './alerts/alerts-panel';
+import { AlertMonitorService } from './alerts/use-alert-monitor';
+import { ChartPanel } from './chart/chart-panel';
+import { FavoritesPanel } from './favorites/favorites-panel';
+import type { PanelProps } from './shared/panel-props';
+import { UpcomingPanel } from './upcoming/upcoming-panel';
+import type { PanelCatalogEntry } from './workstation/layout-model';
+
+/**
+ * Every panel the workstation can host, by its flexlayout `component` id. The layout code knows
+ * panels only through this table: a new panel (or a finished one replacing its stand-in) is one entry
+ * here, never an edit of the layout. Ids are stored in saved layouts: never rename one (a layout
+ * holding an unknown id drops that panel on load).
+ */
+export interface PanelDefinition extends PanelCatalogEntry {
+  /** Tab title and menu label. */
+  title: string;
+  /** One line for the add-panel menu. */
+  description: string;
+  icon: TablerIcon;
+  component: ComponentType<PanelProps>;
+  /** Any number of instances (charts), or one that "add" brings to view. */
+  allowMultiple: boolean;
+  /** Offered only while this feature flag is on; an open panel says it is turned off. */
+  flag?: FeatureFlagKey;
+}
+
+export const PANEL_REGISTRY = {
+  chart: {
+    title: 'Chart',
+    description: 'Candles for any exchange, pair and interval; link charts by colour',
+    icon: IconChartCandle,
+    component: ChartPanel,
+    allowMultiple: true,
+  },
+  favorites: {
+    title: 'Favourites',
+    description: 'Your favourite pairs; click one to show it in the active chart',
+    icon: IconStar,
+    component: FavoritesPanel,
+    allowMultiple: false,
+  },
+  alerts: {
+    title: 'Alerts',
+    description: 'Price alerts for your pairs',
+    icon: IconBell,
+    component: AlertsPanel,
+    allowMultiple: false,
+    flag: 'FF_ENABLE_ALERTS',
+  },
+  'order-entry': {
+    title: 'Order entry',
+    description: 'Market, limit, stop and bracket orders sized from your risk',
+    icon: IconShoppingCart,
+    component: UpcomingPanel,
+    allowMultiple: false,
+  },
+  positions: {
+    title: 'Positions',
+    description: 'Open positions with entry, liquidation and PnL',
+    icon: IconListDetails,
+    component: UpcomingPanel,
+    allowMultiple: false,
+  },
+  orders: {
+    title: 'Orders',
+    description: 'Open and recent orders; amend or cancel',
+    icon: IconReceipt,
+    component: UpcomingPanel,
+    allowMultiple: false,
+  },
+  balance: {
+    title: 'Balance',
+    description: 'Wallet balance and available margin',
+    icon: IconWallet,
+    component: UpcomingPanel,
+    allowMultiple: false,
+  },
+  scanner: {
+    title: 'Scanner',
+    description: 'Pairs on the move across the exchange',
+    icon: IconRadar,
+    component: UpcomingPanel,
+    allowMultiple: false,
+    flag: 'FF_ENABLE_SCANNER',
+  },
+} satisfies Record<string, PanelDefinition>;
+
+export type PanelKind = keyof typeof PANEL_REGISTRY;
+
+/**
+ * Work the workstation does once per window while `/trade` is open, whichever panels are open or
+ * closed (a panel's component lives only while its tab does). Rendered by the layout; a service
+ * whose flag is off is not mounted.
+ */
+export interface WorkstationService {
+  id: string;
+  /** Renders nothing visible; runs its hooks. */
+  component: ComponentType;
+  flag?: FeatureFlagKey;
+}
+
+export const WORKSTATION_SERVICES: readonly WorkstationService[] = [
+  // Fires price alerts (sound, toast, browser notification) with or without the Alerts panel open.
+  { id: 'alert-monitor', component: AlertMonitorService, flag: 'FF_ENABLE_ALERTS' },
+];
+
+/** The services to run under these flags. */
+export function activeServices(flags: Partial<FeatureFlagMap> | undefined): WorkstationService[] {
+  return WORKSTATION_SERVICES.filter((service) => service.flag === undefined || flags?.[service.flag] === true);
+}
+
+/** The registry as a plain lookup (unknown ids read as undefined). */
+export const panelRegistry: Readonly<Record<string, PanelDefinition>> = PANEL_REGISTRY;
+
+export function isPanelOffered(definition: PanelDefinition, flags: Partial<FeatureFlagMap> | undefined): boolean {
+  return definition.flag === undefined || flags?.[definition.flag] === true;
+}
+
+/** The panels the add menu and the default layout offer under these flags, in menu order. */
+export function offeredPanels(flags: Partial<FeatureFlagMap> | undefined): Record<string, PanelDefinition> {
+  return Object.fromEntries(Object.entries(panelRegistry).filter(([, definition]) => isPanelOffered(definition, flags)));
+}

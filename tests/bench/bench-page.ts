@@ -1,0 +1,164 @@
+// The benchmark page. scripts/bench.mjs opens it once per (chart, bar count, device pixel ratio) and
+// calls window.__bench.run(scenario, params); every scenario returns plain numbers.
+// To add a scenario (e.g. "four live panels"), register a function in `scenarios` below and list it
+// in SCENARIOS in scripts/bench.mjs.
+import { generateCandles, nextTick, rng } from '../harness/ohlcv';
+import { createBenchChart, hoverAt, type BenchChart, type Lib } from './charts';
+import { nextFrame, resetFrameWork, runFrames, settle, stats, type FrameSamples } from './frame-meter';
+
+export interface SessionParams {
+  lib: Lib;
+  bars: number;
+  seed: number;
+  /** Frames per pan / zoom run. */
+  frames: number;
+  liveUpdates: number;
+  /** The live-update run stops after this long (a slow chart then reports fewer updates). */
+  liveBudgetMs: number;
+  /** Each pan run stops after this long (every pan step is alike, so fewer samples stay representative). */
+  panBudgetMs: number;
+}
+
+type FrameStats = { workMedian: number; workP95: number; intervalMedian: number; intervalP95: number; steps: number };
+
+function frameStats(s: FrameSamples): FrameStats {
+  const w = stats(s.work);
+  const i = stats(s.interval);
+  return { workMedian: w.median, workP95: w.p95, intervalMedian: i.median, intervalP95: i.p95, steps: s.steps };
+}
+
+declare global {
+  interface Window {
+    gc?: () => void;
+    __bench?: { ready: boolean; run: (name: string, params: unknown) => Promise<unknown> };
+  }
+  interface Performance {
+    memory?: { usedJSHeapSize: number };
+    measureUserAgentSpecificMemory?: () => Promise<{ bytes: number }>;
+  }
+}
+
+const host = document.getElementById('charts') as HTMLDivElement;
+
+async function heap(): Promise<{ jsHeapMB: number; totalMB: number | null }> {
+  for (let i = 0; i < 3; i++) {
+    window.gc?.();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const jsHeapMB = (performance.memory?.usedJSHeapSize ?? Number.NaN) / 2 ** 20;
+  let totalMB: number | null = null;
+  // Counts ArrayBuffer backing stores too (the engine's typed columns live there), when the
+  // page is cross-origin isolated (the bench server sends COOP/COEP).
+  if (window.crossOriginIsolated && performance.measureUserAgentSpecificMemory) {
+    try {
+      totalMB = (await performance.measureUserAgentSpecificMemory()).bytes / 2 ** 20;
+    } catch {
+      totalMB = null;
+    }
+  }
+  return { jsHeapMB, totalMB };
+}
+
+function freshContainer(count = 1): HTMLDivElement[] {
+  host.replaceChildren();
+  const cols = Math.ceil(Math.sqrt(count));
+  host.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+  host.style.gridTemplateRows = `repeat(${Math.ceil(count / cols)}, 1fr)`;
+  return Array.from({ length: count }, () => host.appendChild(document.createElement('div')));
+}
+
+/** Load, memory, pan (200 and 5,000 bars visible), zoom 100 → 20,000 bars, live updates. */
+async function session(p: SessionParams): Promise<Record<string, unknown>> {
+  const [el] = freshContainer(1);
+  const before = await heap();
+  const chart: BenchChart = await createBenchChart(p.lib, el);
+  await settle(3);
+  const data = generateCandles({ count: p.bars, seed: p.seed });
+  const lastBar = data[data.length - 1];
+  chart.prepare(data);
+  await settle(2);
+
+  // Load to first frame: the timed call, then the frame that paints it, then the next frame start.
+  resetFrameWork();
+  const t0 = performance.now();
+  chart.load();
+  const syncMs = performance.now() - t0;
+  await nextFrame();
+  const paintedMs = performance.now() - t0;
+  const firstFrameWorkMs = syncMs + resetFrameWork();
+  await nextFrame();
+  const presentedMs = performance.now() - t0;
+  data.length = 0;
+
+  hoverAt(el, 800, 400);
+  await settle(5);
+  const after = await heap();
+
+  const n = p.bars;
+  const pan = async (visible: number): Promise<FrameStats> => {
+    chart.setRange(n - visible, n + 5);
+    await settle(5);
+    const perFrame = visible / 300;
+    return frameStats(await runFrames(p.frames, (i) => chart.setRange(n - visible - (i + 1) * perFrame, n + 5 - (i + 1) * perFrame), p.panBudgetMs));
+  };
+  const pan200 = await pan(200);
+  const pan5000 = await pan(5000);
+
+  chart.setRange(n - 100, n + 5);
+  await settle(5);
+  const zoom = frameStats(
+    await runFrames(
+      p.frames,
+      (i) => {
+        const span = 100 * Math.pow(200, i / (p.frames - 1));
+        chart.setRange(n - span, n + 5);
+      },
+    ),
+  );
+
+  chart.setRange(n - 200, n + 5);
+  await settle(5);
+  const rand = rng(p.seed + 1);
+  let last = lastBar;
+  const live = frameStats(
+    await runFrames(
+      p.liveUpdates,
+      (i) => {
+        // Mostly ticks of the forming bar; every 100th update opens the next bar.
+        last = i % 100 === 99 ? { ...last, time: last.time + 60, open: last.close, high: last.close, low: last.close, volume: 0 } : nextTick(last, rand);
+        chart.update(last);
+      },
+      p.liveBudgetMs,
+    ),
+  );
+
+  chart.destroy();
+  await settle(2);
+  return {
+    lib: p.lib,
+    bars: p.bars,
+    dpr: window.devicePixelRatio,
+    load: { syncMs, firstFrameWorkMs, paintedMs, presentedMs },
+    memory: {
+      jsHeapMB: after.jsHeapMB - before.jsHeapMB,
+      totalMB: after.totalMB !== null && before.totalMB !== null ? after.totalMB - before.totalMB : null,
+    },
+    pan200,
+    pan5000,
+    zoom,
+    live,
+  };
+}
+
+const scenarios: Record<string, (params: never) => Promise<unknown>> = {
+  session,
+};
+
+window.__bench = {
+  ready: true,
+  run: (name, params) => {
+    const fn = scenarios[name];
+    if (!fn) throw new Error(`Unknown bench scenario: ${name}`);
+    return fn(params as never);
+  },
+};

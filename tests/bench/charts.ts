@@ -1,0 +1,113 @@
+import {
+  CandlestickSeries,
+  createChart as createLightweightChart,
+  CrosshairMode,
+  HistogramSeries,
+  LineStyle,
+  type IChartApi,
+  type ISeriesApi,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { createChart as createEngine, type Candle, type ChartEngine } from '../../src/engine';
+import { presetDrawings, presetLines } from '../harness/chart-presets';
+
+export type Lib = 'engine' | 'lwc';
+
+/**
+ * The two charts behind one interface, each set up with the same visible features: candles,
+ * volume, axes, grid, crosshair under the pointer, last-price line and six price lines (alert,
+ * order, stop, take-profit, position, liquidation). The engine also shows three drawings
+ * (lightweight-charts has none). Only public APIs are used.
+ */
+export interface BenchChart {
+  /** Input prepared outside the timed section. */
+  prepare(data: Candle[]): void;
+  /** Timed: hands the prepared data to the chart. */
+  load(): void;
+  setRange(from: number, to: number): void;
+  update(c: Candle): void;
+  destroy(): void;
+}
+
+const UP = '#26a69a';
+const DOWN = '#ef5350';
+
+export async function createBenchChart(lib: Lib, el: HTMLElement): Promise<BenchChart> {
+  return lib === 'engine' ? engineChart(el) : lightweightChart(el);
+}
+
+async function engineChart(el: HTMLElement): Promise<BenchChart> {
+  const chart: ChartEngine = await createEngine(el, { instrument: { tickSize: 0.1, precision: 1 } });
+  let data: Candle[] | null = null;
+  return {
+    prepare(d) {
+      data = d;
+    },
+    load() {
+      const d = data ?? [];
+      data = null;
+      chart.setCandles(d);
+      chart.setDrawings(presetDrawings(d, ['line', 'rectangle', 'fib']));
+      if (d.length) chart.setLines(presetLines(d[d.length - 1]));
+    },
+    setRange: (from, to) => chart.setVisibleRange({ from, to }),
+    update: (c) => chart.updateLastCandle(c),
+    destroy: () => chart.destroy(),
+  };
+}
+
+function lightweightChart(el: HTMLElement): BenchChart {
+  const chart: IChartApi = createLightweightChart(el, {
+    autoSize: true,
+    layout: { background: { color: '#131722' }, textColor: '#b2b5be' },
+    grid: { vertLines: { color: '#1f2433' }, horzLines: { color: '#1f2433' } },
+    crosshair: { mode: CrosshairMode.Normal },
+    timeScale: { timeVisible: true, rightOffset: 5 },
+  });
+  const candles: ISeriesApi<'Candlestick'> = chart.addSeries(CandlestickSeries, {
+    upColor: UP,
+    downColor: DOWN,
+    wickUpColor: UP,
+    wickDownColor: DOWN,
+    borderVisible: false,
+    priceFormat: { type: 'price', precision: 1, minMove: 0.1 },
+  });
+  const volume: ISeriesApi<'Histogram'> = chart.addSeries(HistogramSeries, { priceScaleId: '', priceFormat: { type: 'volume' } });
+  volume.priceScale().applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+  let bars: Array<{ time: UTCTimestamp; open: number; high: number; low: number; close: number }> = [];
+  let vols: Array<{ time: UTCTimestamp; value: number; color: string }> = [];
+  let last: Candle | null = null;
+  return {
+    prepare(d) {
+      bars = d.map((c) => ({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close }));
+      vols = d.map((c) => ({ time: c.time as UTCTimestamp, value: c.volume, color: c.close >= c.open ? 'rgba(38,166,154,0.35)' : 'rgba(239,83,80,0.35)' }));
+      last = d[d.length - 1] ?? null;
+    },
+    load() {
+      candles.setData(bars);
+      volume.setData(vols);
+      bars = [];
+      vols = [];
+      if (last) {
+        for (const l of presetLines(last)) {
+          candles.createPriceLine({ price: l.price, color: l.kind === 'alert' ? '#ff9800' : UP, title: l.kind, lineStyle: LineStyle.Dashed });
+        }
+      }
+    },
+    setRange: (from, to) => chart.timeScale().setVisibleLogicalRange({ from, to }),
+    update(c) {
+      candles.update({ time: c.time as UTCTimestamp, open: c.open, high: c.high, low: c.low, close: c.close });
+      volume.update({ time: c.time as UTCTimestamp, value: c.volume, color: c.close >= c.open ? 'rgba(38,166,154,0.35)' : 'rgba(239,83,80,0.35)' });
+    },
+    destroy: () => chart.remove(),
+  };
+}
+
+/** Moves the pointer over the chart so both show their crosshair (DOM events, as a user would). */
+export function hoverAt(el: HTMLElement, x: number, y: number): void {
+  const r = el.getBoundingClientRect();
+  const target = document.elementFromPoint(r.left + x, r.top + y) ?? el;
+  const init = { clientX: r.left + x, clientY: r.top + y, bubbles: true, cancelable: true, view: window };
+  target.dispatchEvent(new PointerEvent('pointermove', { ...init, pointerType: 'mouse', isPrimary: true }));
+  target.dispatchEvent(new MouseEvent('mousemove', init));
+}

@@ -1,0 +1,65 @@
+import type { Candle, Drawing, PriceLine, TimeLine } from '../../src/engine';
+
+/** Preset drawings placed relative to the data, so a scene looks the same for a given seed. */
+export function presetDrawings(candles: Candle[], kinds: string[]): Drawing[] {
+  const n = candles.length;
+  if (n < 100) return [];
+  const out: Drawing[] = [];
+  const at = (back: number) => candles[n - back];
+  for (const kind of kinds) {
+    if (kind === 'line') {
+      out.push({ id: 'line', kind: 'line', price: at(40).high, color: 'yellow', symbol: 'BTCUSDT' });
+    } else if (kind === 'rectangle') {
+      const a = at(80);
+      const b = at(55);
+      out.push({
+        id: 'rectangle',
+        kind: 'rectangle',
+        p1: { time: a.time, price: Math.max(a.high, b.high) },
+        p2: { time: b.time, price: Math.min(a.low, b.low) },
+        color: 'green',
+      });
+    } else if (kind === 'fib') {
+      let lo = n - 60;
+      let hi = n - 60;
+      for (let i = n - 60; i < n - 10; i++) {
+        if (candles[i].low < candles[lo].low) lo = i;
+        if (candles[i].high > candles[hi].high) hi = i;
+      }
+      const [first, second] = lo < hi ? [lo, hi] : [hi, lo];
+      const p = (i: number) => ({ time: candles[i].time, price: i === lo ? candles[i].low : candles[i].high });
+      out.push({
+        id: 'fib',
+        kind: 'fib-retracement',
+        rect: { p1: p(first), p2: p(second) },
+        fibColor: 'blue',
+        fibAmountOfPositiveLines: '2',
+        fibIncrement: '1',
+        fibMainValue: '0.618',
+        fibCustomValue: '',
+      });
+    }
+  }
+  return out;
+}
+
+/** Alert, order and position lines around the last price, spaced so their labels do not collide. */
+export function presetLines(last: Candle): PriceLine[] {
+  const p = last.close;
+  const r = (f: number) => Math.round(p * f * 10) / 10;
+  return [
+    { id: 'pos-liq', kind: 'position', role: 'liquidation', price: r(1.07) },
+    { id: 'alert-1', kind: 'alert', price: r(1.05), draggable: true },
+    { id: 'order-tp', kind: 'order', role: 'take-profit', side: 'sell', size: 0.5, price: r(1.035), draggable: true },
+    { id: 'pos-be', kind: 'position', role: 'break-even', price: r(1.02) },
+    { id: 'pos-entry', kind: 'position', role: 'entry', side: 'sell', size: 0.25, pnl: -12.3, price: r(1.01) },
+    { id: 'order-entry', kind: 'order', role: 'entry', side: 'buy', size: 0.5, price: r(0.99), draggable: true },
+    { id: 'order-stop', kind: 'order', role: 'stop', side: 'sell', size: 0.5, price: r(0.98), draggable: true },
+  ];
+}
+
+/** A vertical time line (e.g. where an order was filled) 25 bars before the last one. */
+export function presetTimeLines(candles: Candle[]): TimeLine[] {
+  const bar = candles[candles.length - 25];
+  return bar ? [{ id: 'fill-1', kind: 'time', time: bar.time, label: 'Filled BUY 0.5' }] : [];
+}
