@@ -2,6 +2,7 @@ import { and, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { PageMeta } from '../../src/api/contracts/common';
 import type { AddFundedUserBody, FundedUser, FundedUsersQuery } from '../../src/api/contracts/funded-users';
 import type { Db } from '../db/client';
+import { escapeLike } from '../db/like';
 import { isUniqueViolation } from '../db/errors';
 import { users } from '../db/schema';
 import { apiKeys, fundedUsers } from '../db/schema-api-keys';
@@ -10,8 +11,6 @@ import { keysetPage } from './keyset-page';
 import { findUserById } from './users';
 
 export const USER_NOT_FOUND = 'User not found';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const fundedColumns = {
   userId: fundedUsers.userId,

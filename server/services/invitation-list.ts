@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { PageMeta } from '../../src/api/contracts/common';
 import type { createInvitationsBodySchema, Invitation, InvitationsQuery, InvitationStatus } from '../../src/api/contracts/invitations';
@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
 import { invitations, users, type InvitationRow } from '../db/schema';
 import { conflict, notFound } from '../lib/http-error';
 import { createInvitations, revokeInvitation } from './invitations';
-import { keysetPage } from './paging';
+import { keysetPage } from './keyset-page';
 
 /** DESIGN §4 statuses; a revoked or fully used code keeps that status after its expiry. */
 export function invitationStatus(row: InvitationRow, now = new Date()): InvitationStatus {
@@ -63,23 +63,20 @@ async function toDtos(db: Db, rows: InvitationRow[]): Promise<Invitation[]> {
 /** `GET /v1/invitations`: newest first, cursor-paged, optionally one status. */
 export async function listInvitations(db: Db, q: InvitationsQuery): Promise<{ data: Invitation[]; meta: PageMeta }> {
   const filter = q.status ? statusCondition(q.status, new Date()) : undefined;
-  const page = await keysetPage<InvitationRow>(
-    {
-      createdAt: invitations.createdAt,
-      id: invitations.id,
-      fetch: (beyond, order, limit) => {
-        const dir = order === 'desc' ? desc : asc;
-        return db
-          .select()
-          .from(invitations)
-          .where(and(filter, beyond))
-          .orderBy(dir(invitations.createdAt), dir(invitations.id))
-          .limit(limit);
-      },
-    },
-    q.limit,
-    q.cursor,
-  );
+  const page = await keysetPage<InvitationRow>({
+    cursor: q.cursor,
+    limit: q.limit,
+    time: invitations.createdAt,
+    id: invitations.id,
+    position: (row) => ({ time: row.createdAt, id: row.id }),
+    run: (beyond, order, limit) =>
+      db
+        .select()
+        .from(invitations)
+        .where(and(filter, beyond))
+        .orderBy(...order)
+        .limit(limit),
+  });
   return { data: await toDtos(db, page.data), meta: page.meta };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Currency, Network, PageMeta } from '../../src/api/contracts/common';
@@ -19,7 +19,7 @@ import { users, type UserRow } from '../db/schema';
 import { fills } from '../db/schema-fills';
 import { referralExchangeMonths, referrerIncomes } from '../db/schema-referrals';
 import { notFound } from '../lib/http-error';
-import { keysetPage } from './paging';
+import { keysetPage } from './keyset-page';
 import { fillMonth, fillTimeRange, monthIso, nextMonth } from './trading-volume';
 
 /** Whose referred volume: one referrer, or every referrer together. */
@@ -215,23 +215,20 @@ const isReferrer = or(eq(users.role, 'referrer'), sql`exists (select 1 from "use
  * referred volume (USD) and submitted income over the months and exchange(s) asked for.
  */
 export async function listReferrers(db: Db, q: ReferrersQuery): Promise<{ data: ReferrerSummary[]; meta: PageMeta }> {
-  const page = await keysetPage(
-    {
-      createdAt: users.createdAt,
-      id: users.id,
-      fetch: (beyond, order, limit) => {
-        const dir = order === 'desc' ? desc : asc;
-        return db
-          .select({ id: users.id, email: users.email, role: users.role, referralCode: users.referralCode, createdAt: users.createdAt })
-          .from(users)
-          .where(and(isReferrer, beyond))
-          .orderBy(dir(users.createdAt), dir(users.id))
-          .limit(limit);
-      },
-    },
-    q.limit,
-    q.cursor,
-  );
+  const page = await keysetPage({
+    cursor: q.cursor,
+    limit: q.limit,
+    time: users.createdAt,
+    id: users.id,
+    position: (row: { createdAt: Date; id: string }) => ({ time: row.createdAt, id: row.id }),
+    run: (beyond, order, limit) =>
+      db
+        .select({ id: users.id, email: users.email, role: users.role, referralCode: users.referralCode, createdAt: users.createdAt })
+        .from(users)
+        .where(and(isReferrer, beyond))
+        .orderBy(...order)
+        .limit(limit),
+  });
   const ids = page.data.map((r) => r.id);
   if (ids.length === 0) return { data: [], meta: page.meta };
 

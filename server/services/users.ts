@@ -1,12 +1,14 @@
-import { and, asc, count, desc, eq, ilike, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, ne, sql, type SQL } from 'drizzle-orm';
 import type { PageMeta, Role } from '../../src/api/contracts/common';
 import type { PatchUserBody, User, UsersQuery } from '../../src/api/contracts/users';
 import type { Db } from '../db/client';
+import { escapeLike } from '../db/like';
 import { isUniqueViolation } from '../db/errors';
 import { refreshTokens, users, type UserRow } from '../db/schema';
-import { badRequest, conflict, forbidden, notFound } from '../lib/http-error';
+import { conflict, forbidden, notFound } from '../lib/http-error';
 import { hashPassword } from '../lib/password';
 import { randomCode } from '../lib/tokens';
+import { keysetPage } from './keyset-page';
 
 export const REFERRAL_CODE_LENGTH = 8;
 
@@ -142,91 +144,23 @@ export async function patchUser(db: Db, actor: Actor, id: string, body: PatchUse
   return updated;
 }
 
-// ---- cursor paging (SPEC §3 "Paged lists") ----
-
-type Direction = 'next' | 'prev';
-interface CursorPos {
-  createdAt: Date;
-  id: string;
-}
-
-/** Opaque to clients: base64url of the row position and the direction to read from it. */
-export function encodeCursor(pos: CursorPos, dir: Direction): string {
-  return Buffer.from(JSON.stringify({ t: pos.createdAt.toISOString(), i: pos.id, d: dir })).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): CursorPos & { dir: Direction } {
-  try {
-    const raw: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (raw && typeof raw === 'object') {
-      const { t, i, d } = raw as Record<string, unknown>;
-      const createdAt = typeof t === 'string' ? new Date(t) : null;
-      const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-      if (createdAt && !Number.isNaN(createdAt.getTime()) && typeof i === 'string' && uuid.test(i) && (d === 'next' || d === 'prev')) {
-        return { createdAt, id: i, dir: d };
-      }
-    }
-  } catch {
-    // fall through to the 400 below
-  }
-  throw badRequest('Invalid cursor: use a nextCursor or previousCursor from a previous page', { cursor: 'Invalid cursor' });
-}
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Rows after (`next`) or before (`prev`) a position in the list order: newest first, then id. */
-function beyond(pos: CursorPos, dir: Direction): SQL {
-  // Row comparison keeps ties on created_at in a stable order without an OR chain.
-  return dir === 'next'
-    ? sql`(${users.createdAt}, ${users.id}) < (${pos.createdAt.toISOString()}::timestamptz, ${pos.id}::uuid)`
-    : sql`(${users.createdAt}, ${users.id}) > (${pos.createdAt.toISOString()}::timestamptz, ${pos.id}::uuid)`;
-}
-
+/** `GET /v1/users` (admin): newest first, cursor-paged; `query` searches emails, `role` filters. */
 export async function listUsers(db: Db, q: UsersQuery): Promise<{ data: UserRow[]; meta: PageMeta }> {
   const filters: SQL[] = [];
   if (q.query) filters.push(ilike(users.email, `%${escapeLike(q.query.toLowerCase())}%`));
   if (q.role) filters.push(eq(users.role, q.role));
-  const cursor = q.cursor ? decodeCursor(q.cursor) : null;
-  const dir: Direction = cursor?.dir ?? 'next';
-
-  const where = and(...filters, ...(cursor ? [beyond(cursor, dir)] : []));
-  const order = dir === 'next' ? [desc(users.createdAt), desc(users.id)] : [asc(users.createdAt), asc(users.id)];
-  const rows = await db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(...order)
-    .limit(q.limit + 1);
-  const more = rows.length > q.limit;
-  const page = rows.slice(0, q.limit);
-  if (dir === 'prev') page.reverse();
-
-  const exists = async (pos: CursorPos, d: Direction) => {
-    const [row] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(...filters, beyond(pos, d)))
-      .limit(1);
-    return Boolean(row);
-  };
-  let hasNext: boolean;
-  let hasPrev: boolean;
-  if (page.length === 0) {
-    hasNext = false;
-    hasPrev = false;
-  } else if (dir === 'next') {
-    hasNext = more;
-    hasPrev = cursor ? await exists(page[0], 'prev') : false;
-  } else {
-    hasPrev = more;
-    hasNext = await exists(page[page.length - 1], 'next');
-  }
-  return {
-    data: page,
-    meta: {
-      nextCursor: hasNext ? encodeCursor(page[page.length - 1], 'next') : null,
-      previousCursor: hasPrev ? encodeCursor(page[0], 'prev') : null,
-    },
-  };
+  return keysetPage<UserRow>({
+    cursor: q.cursor,
+    limit: q.limit,
+    time: users.createdAt,
+    id: users.id,
+    position: (row) => ({ time: row.createdAt, id: row.id }),
+    run: (beyond, order, limit) =>
+      db
+        .select()
+        .from(users)
+        .where(and(...filters, beyond))
+        .orderBy(...order)
+        .limit(limit),
+  });
 }
-
