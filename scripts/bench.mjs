@@ -190,7 +190,7 @@ async function main() {
     'Baseline: lightweight-charts 5.2.1 on the same seeded data in the same browser. Both charts show candles, volume, axes, grid, crosshair, last-price line and six price lines; the engine also shows three drawings (horizontal line, rectangle, fib retracement).',
     '',
     '- *first frame*: from handing the data over to the start of the frame after the first paint (main-thread work in brackets).',
-    '- *JS heap*: growth of `performance.memory.usedJSHeapSize` after load, with the input released and a forced GC; in this Chromium it includes ArrayBuffer backing stores, i.e. the engine\'s typed columns. *total*: `measureUserAgentSpecificMemory()` growth, which also counts the WebGL canvas\'s drawing buffers (≈ 2 × width × height × dpr² × 4 bytes: 11.5 MB at dpr 1, 46 MB at dpr 2) but not the CPU-rasterised 2D canvases of lightweight-charts.',
+    '- *JS heap*: growth of `performance.memory.usedJSHeapSize` after load, with the input released and a forced GC; in this Chromium it includes ArrayBuffer backing stores, i.e. the engine\'s typed columns. *total*: `measureUserAgentSpecificMemory()` growth, which also counts the WebGL canvas\'s drawing buffer (the engine asks for no depth or stencil buffer, so ≈ width × height × dpr² × 4 bytes: 5.8 MB at dpr 1, 23 MB at dpr 2) but not the CPU-rasterised 2D canvases of lightweight-charts.',
     '- *work*: main-thread ms per frame (the API call plus every requestAnimationFrame callback of the frame); *interval*: ms between frames, which includes rasterisation.',
     '- *live update*: one `updateLastCandle` / `series.update` per frame, work including the paint it causes.',
     '- ratio = lightweight-charts ÷ engine (higher is better for the engine).',

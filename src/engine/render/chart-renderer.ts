@@ -73,7 +73,25 @@ export class ChartRenderer {
 
   static async create(width: number, height: number, dpr: number, theme: ResolvedTheme): Promise<ChartRenderer> {
     const renderer = new WebGLRenderer();
+    // Our own context: the engine draws flat 2D layers in order and uses no masks or depth test, so
+    // it asks for no depth or stencil buffer (Pixi always asks for stencil) — that is 4 bytes less
+    // per device pixel, a fifth of a 1600×900 chart's GPU memory at dpr 2, and nothing to clear
+    // each frame. Pixi logs one warning that masks need a stencil buffer; there are none here.
+    const canvas = document.createElement('canvas');
+    const context = canvas.getContext('webgl2', {
+      // Opaque unless the theme's background is see-through (packed 0xRRGGBBAA).
+      alpha: (theme.background & 0xff) < 0xff,
+      antialias: false,
+      depth: false,
+      stencil: false,
+      premultipliedAlpha: true,
+      preserveDrawingBuffer: false,
+      powerPreference: 'high-performance',
+    });
+    if (!context) throw new Error('WebGL2 is not available in this browser');
     await renderer.init({
+      canvas,
+      context,
       width,
       height,
       resolution: dpr,

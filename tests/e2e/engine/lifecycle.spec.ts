@@ -75,3 +75,17 @@ test('creating and destroying 50 charts leaves no live WebGL contexts or texture
   expect(result.after.textures).toBe(baseline.textures);
   expect(result.after.buffers).toBe(baseline.buffers);
 });
+
+// The engine draws flat layers in order: no depth test, no masks. Its canvas therefore holds only
+// its colour buffer — a depth/stencil buffer would add 4 bytes per device pixel (23 MB for a
+// 1600×900 chart at dpr 2) and a clear every frame.
+test('a chart holds an opaque WebGL2 context without depth or stencil buffers', async ({ page }) => {
+  await openDemo(page, 'scene=candles&w=400&h=300');
+  const attributes = await page.evaluate(() => {
+    const canvas = document.querySelector('canvas');
+    const gl = canvas?.getContext('webgl2');
+    const a = gl?.getContextAttributes();
+    return a ? { depth: a.depth, stencil: a.stencil, alpha: a.alpha, antialias: a.antialias, bits: gl?.getParameter(gl.STENCIL_BITS) as number } : null;
+  });
+  expect(attributes).toEqual({ depth: false, stencil: false, alpha: false, antialias: false, bits: 0 });
+});
