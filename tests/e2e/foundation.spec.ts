@@ -203,6 +203,31 @@ test.describe('accounts', () => {
     await page.goto('/settings/referrals');
     await expect(page.getByText('Uh-oh... Page not found.')).toBeVisible();
   });
+
+  test('risk and stop-loss quick picks are edited in preferences and kept on the server', async ({ page }) => {
+    const creds = await signUpFreshUser('picks');
+    await signInThroughUi(page, creds);
+    await page.goto('/settings/preferences');
+    const risk = page.getByRole('group', { name: 'Risk options' });
+    const stop = page.getByRole('group', { name: 'Stop-loss options' });
+    const saved = () => page.waitForResponse((r) => r.url().endsWith('/v1/users/settings') && r.request().method() === 'PATCH' && r.ok());
+    await expect(risk.getByText('1.5 %')).toBeVisible();
+    await risk.getByRole('textbox', { name: 'New risk options value' }).fill('0.75');
+    let save = saved();
+    await risk.getByRole('button', { name: 'Add to risk options' }).click();
+    await expect(risk.getByText('0.75 %')).toBeVisible();
+    await save;
+    save = saved();
+    await stop.getByRole('button', { name: 'Remove 3 %' }).click();
+    await expect(stop.getByText('3 %', { exact: true })).toHaveCount(0);
+    await save;
+    // Kept on the server, not only in this page: a reload reads them back.
+    await page.reload();
+    await expect(risk.getByText('0.75 %')).toBeVisible();
+    await expect(risk.getByText('1.5 %')).toBeVisible();
+    await expect(stop.getByText('2 %', { exact: true })).toBeVisible();
+    await expect(stop.getByText('3 %', { exact: true })).toHaveCount(0);
+  });
 });
 
 test.describe('roles', () => {

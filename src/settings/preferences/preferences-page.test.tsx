@@ -2,6 +2,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FEATURE_FLAG_DEFAULTS } from '../../api/contracts/feature-flags';
+import { SERVER_SETTINGS_DEFAULTS, type ServerSettings } from '../../api/contracts/settings';
 import { installFakeApi, signInForTest } from '../../api/testing/fake-api';
 import { renderRoutes } from '../../ui/testing/render-routes';
 import { PreferencesPage } from '../settings-routes';
@@ -59,5 +60,65 @@ describe('settings/preferences', () => {
     await renderRoutes(ROUTES, '/settings/preferences');
     await user.click(await screen.findByRole('combobox', { name: 'Default order type' }));
     expect(await screen.findByRole('option', { name: 'Ladder order' })).toBeInTheDocument();
+  });
+});
+
+describe('settings/preferences: quick picks', () => {
+  const settingsWith = (patch: Partial<ServerSettings>): ServerSettings => ({ ...SERVER_SETTINGS_DEFAULTS, ...patch });
+
+  it('adds and removes risk and stop-loss options on the server, sorted, and refuses bad values', async () => {
+    let stored = settingsWith({ riskOptions: [0.5, 2], stopLossOptions: [1] });
+    api = installFakeApi({
+      'GET /v1/users/settings': () => ({ status: 200, data: stored }),
+      'PATCH /v1/users/settings': ({ body }) => {
+        stored = { ...stored, ...(body as Partial<ServerSettings>) };
+        return { status: 200, data: stored };
+      },
+    });
+    signInForTest();
+    const user = userEvent.setup();
+    await renderRoutes(ROUTES, '/settings/preferences');
+    const risk = await screen.findByRole('group', { name: 'Risk options' });
+    expect(await within(risk).findByText('0.5 %')).toBeInTheDocument();
+    expect(within(risk).getByText('2 %')).toBeInTheDocument();
+
+    const input = within(risk).getByRole('textbox', { name: 'New risk options value' });
+    await user.type(input, '1.25');
+    await user.click(within(risk).getByRole('button', { name: 'Add to risk options' }));
+    await waitFor(() => expect(stored.riskOptions).toEqual([0.5, 1.25, 2]));
+    expect(within(risk).getByText('1.25 %')).toBeInTheDocument();
+    expect(input).toHaveValue('');
+
+    await user.type(input, '2{Enter}');
+    expect(await within(risk).findByText('2 % is already in the list')).toBeInTheDocument();
+    await user.clear(input);
+    await user.type(input, '0');
+    await user.click(within(risk).getByRole('button', { name: 'Add to risk options' }));
+    expect(await within(risk).findByText('Must be above 0 %')).toBeInTheDocument();
+    expect(stored.riskOptions).toEqual([0.5, 1.25, 2]);
+
+    await user.click(within(risk).getByRole('button', { name: 'Remove 0.5 %' }));
+    await waitFor(() => expect(stored.riskOptions).toEqual([1.25, 2]));
+
+    const stop = screen.getByRole('group', { name: 'Stop-loss options' });
+    await user.type(within(stop).getByRole('textbox', { name: 'New stop-loss options value' }), '0.3{Enter}');
+    await waitFor(() => expect(stored.stopLossOptions).toEqual([0.3, 1]));
+    expect(stored.riskOptions).toEqual([1.25, 2]);
+  });
+
+  it('puts the list back and shows the server message when the server refuses a change', async () => {
+    api = installFakeApi({
+      'GET /v1/users/settings': () => ({ status: 200, data: settingsWith({ stopLossOptions: [1, 2] }) }),
+      'PATCH /v1/users/settings': () => ({ status: 400, data: { message: 'Invalid request: stopLossOptions has too many values' } }),
+    });
+    signInForTest();
+    const user = userEvent.setup();
+    await renderRoutes(ROUTES, '/settings/preferences');
+    const stop = await screen.findByRole('group', { name: 'Stop-loss options' });
+    await within(stop).findByText('2 %');
+    await user.click(within(stop).getByRole('button', { name: 'Remove 2 %' }));
+    expect(await screen.findByText('Invalid request: stopLossOptions has too many values')).toBeInTheDocument();
+    expect(within(stop).getByText('2 %')).toBeInTheDocument();
+    expect(within(stop).getByText('1 %')).toBeInTheDocument();
   });
 });

@@ -17,6 +17,7 @@ import {
   type OrderEntryType,
 } from '../../state/user-settings';
 import { ALERT_SOUND_LABELS, playAlertSound } from '../../ui/alert-sounds';
+import { QuickPickList } from './quick-pick-list';
 import { usePageTitle } from '../../ui/use-page-title';
 
 export const ORDER_TYPE_LABELS: Record<OrderEntryType, string> = {
@@ -196,6 +197,13 @@ export function PreferencesPage() {
           checked={s.allowPositionClose}
           onChange={(e) => updateUserSettings({ allowPositionClose: e.currentTarget.checked })}
         />
+      </Section>
+
+      <Section title="Quick picks" description="The values order entry offers with one click; kept with your account on every device">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+          <QuickPickList field="riskOptions" label="Risk options" description="Percent of the balance to risk on a trade" />
+          <QuickPickList field="stopLossOptions" label="Stop-loss options" description="Stop distance from the entry price, in percent" />
+        </SimpleGrid>
       </Section>
 
       <Section title="Alerts">
