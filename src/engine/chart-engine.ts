@@ -1,5 +1,6 @@
 import { ChartController } from './chart-controller';
 import { InvalidateMask, InvalidationLevel } from './core/invalidate-mask';
+import { onEverySecond } from './core/second-ticker';
 import type { Drawing } from './drawings/records';
 import { DomController } from './interaction/dom-controller';
 import { buildScene, Scene } from './model/scene';
@@ -74,7 +75,7 @@ class Engine implements ChartEngine {
   private readonly mask = new InvalidateMask();
   private readonly dom: DomController;
   private readonly resizeObserver: ResizeObserver | null = null;
-  private readonly countdownTimer: ReturnType<typeof setInterval>;
+  private readonly stopCountdown: () => void;
   private rafId: number | null = null;
   private destroyed = false;
   private lastCountdown = '';
@@ -112,9 +113,10 @@ class Engine implements ChartEngine {
     }
     if (options.devicePixelRatio === undefined) this.watchDpr();
     // The countdown on the last-price label changes once a second; repaint only when its text does.
-    this.countdownTimer = setInterval(() => {
+    // One ticker for every chart, on the wall-clock second: exact, and all charts repaint in one frame.
+    this.stopCountdown = onEverySecond(() => {
       if (this.controller.model.store.length > 0 && this.countdownText() !== this.lastCountdown) this.invalidate(InvalidationLevel.light);
-    }, 1000);
+    });
   }
 
   setCandles(candles: Candle[]): void {
@@ -192,7 +194,7 @@ class Engine implements ChartEngine {
     if (this.destroyed) return;
     this.destroyed = true;
     if (this.rafId !== null) cancelAnimationFrame(this.rafId);
-    clearInterval(this.countdownTimer);
+    this.stopCountdown();
     this.resizeObserver?.disconnect();
     this.dprQuery?.removeEventListener('change', this.onDprChange);
     this.dom.destroy();

@@ -56,7 +56,12 @@ async function yForPrice(page: Page, body: Locator, price: number, x: number): P
   let bottom = box.y + box.height - 40;
   for (let i = 0; i < 14 && bottom - top > 0.5; i++) {
     const mid = (top + bottom) / 2;
+    // Chromium delivers pointer moves with the next animation frame: leave the pane first (the
+    // attribute goes), so the value read is the one for this position, not the previous one.
+    await page.mouse.move(x, box.y - 8);
+    await expect(body).not.toHaveAttribute('data-crosshair-price');
     await page.mouse.move(x, mid);
+    await expect(body).toHaveAttribute('data-crosshair-price', /\d/);
     const at = Number(await body.getAttribute('data-crosshair-price'));
     if (at > price) top = mid;
     else bottom = mid;
@@ -169,7 +174,8 @@ test('drawings are kept on the server: after a reload and in another browser, on
     const saved = page.waitForResponse((r) => r.url().endsWith('/v1/users/settings') && r.request().method() === 'PATCH' && (r.request().postData() ?? '').includes('horizontalLines'));
     const at = await panePoint(body, 0.5, 0.4);
     await page.mouse.move(at.x, at.y);
-    const linePrice = Number(await body.getAttribute('data-crosshair-price'));
+    await expect(body).toHaveAttribute('data-crosshair-price', /\d/);
+    let linePrice = Number(await body.getAttribute('data-crosshair-price'));
     await page.mouse.click(at.x, at.y);
     expect((await saved).ok()).toBe(true);
     await expect(body).toHaveAttribute('data-drawings', '1');
@@ -193,7 +199,9 @@ test('drawings are kept on the server: after a reload and in another browser, on
       const settings = await api.get<{ horizontalLines: Record<string, { symbol: string; price: number; color?: string }[]>; rectangles: Record<string, unknown[]> }>('/v1/users/settings');
       expect(settings.horizontalLines.binance).toHaveLength(1);
       expect(settings.horizontalLines.binance[0]).toMatchObject({ symbol: 'BTCUSDT', color: 'red' });
+      // Placed where clicked, give or take the magnet's snap to a nearby open/high/low/close.
       expect(Math.abs(settings.horizontalLines.binance[0].price - linePrice)).toBeLessThan(linePrice * 0.001);
+      linePrice = settings.horizontalLines.binance[0].price;
       expect(settings.rectangles.binance).toHaveLength(1);
     } finally {
       await api.dispose();
