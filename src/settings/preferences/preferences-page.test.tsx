@@ -87,7 +87,7 @@ describe('settings/preferences: quick picks', () => {
     await user.click(within(risk).getByRole('button', { name: 'Add to risk options' }));
     await waitFor(() => expect(stored.riskOptions).toEqual([0.5, 1.25, 2]));
     expect(within(risk).getByText('1.25 %')).toBeInTheDocument();
-    expect(input).toHaveValue('');
+    await waitFor(() => expect(input).toHaveValue(''));
 
     await user.type(input, '2{Enter}');
     expect(await within(risk).findByText('2 % is already in the list')).toBeInTheDocument();
@@ -120,5 +120,11 @@ describe('settings/preferences: quick picks', () => {
     expect(await screen.findByText('Invalid request: stopLossOptions has too many values')).toBeInTheDocument();
     expect(within(stop).getByText('2 %')).toBeInTheDocument();
     expect(within(stop).getByText('1 %')).toBeInTheDocument();
+
+    // A refused addition leaves the typed value in the field to try again.
+    const input = within(stop).getByRole('textbox', { name: 'New stop-loss options value' });
+    await user.type(input, '4{Enter}');
+    await waitFor(() => expect(within(stop).queryByText('4 %')).not.toBeInTheDocument());
+    expect(input).toHaveValue('4 %');
   });
 });

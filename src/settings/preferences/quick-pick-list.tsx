@@ -39,8 +39,11 @@ export function QuickPickList({ field, label, description }: { field: QuickPickF
     if (values.includes(parsed.data)) return setError(`${parsed.data} % is already in the list`);
     if (values.length >= QUICK_PICK_MAX) return setError(`At most ${QUICK_PICK_MAX} values`);
     setError(null);
-    setDraft('');
-    mutate((s) => (s[field].includes(parsed.data) ? null : patchOf(field, [...s[field], parsed.data].sort((a, b) => a - b))));
+    const typed = draft;
+    // The typed value stays in the field until the server has it: a refusal loses nothing.
+    mutate((s) => (s[field].includes(parsed.data) ? null : patchOf(field, [...s[field], parsed.data].sort((a, b) => a - b))), {
+      onSuccess: () => setDraft((current) => (current === typed ? '' : current)),
+    });
   };
   const remove = (value: number) => mutate((s) => patchOf(field, s[field].filter((v) => v !== value)));
 
