@@ -15,8 +15,9 @@ function schedule(): void {
   timer = setTimeout(
     () => {
       timer = null;
+      // Next tick first: a listener that throws must not stop every chart's countdown.
+      schedule();
       for (const l of [...listeners]) l();
-      if (listeners.size > 0 && timer === null) schedule();
     },
     1000 - (Date.now() % 1000) + AFTER_BOUNDARY_MS,
   );
