@@ -86,6 +86,18 @@ describe.each(TEST_DRIVERS)('app-wide behaviour on %s', (driver) => {
       expect(withToken.statusCode).toBe(200);
     });
 
+    it('cannot be bypassed by encoding or re-spelling the path: the matched route decides, not the raw URL', async () => {
+      const admin = await t.signInAs('admin');
+      const before = await t.client.get('/v1/maintenance', { token: admin.accessToken });
+      for (const url of ['/v%31/maintenance', '/%76%31/maintenance', '/v1/%6daintenance', '/v1/maintenance/', '/v1/maintenance?x=/sim/']) {
+        const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${admin.accessToken}` }, payload: { message: 'bypassed' } });
+        expect(res.statusCode, url).toBe(403);
+        expect(res.json()).toEqual({ message: XSRF_MESSAGE });
+      }
+      const after = await t.client.get('/v1/maintenance', { token: admin.accessToken });
+      expect(after.body).toBe(before.body);
+    });
+
     it('does not apply to safe methods', async () => {
       expect((await t.client.get('/v1/feature-flags/json', { xsrf: false })).statusCode).toBe(200);
     });

@@ -34,11 +34,16 @@ function setXsrfCookie(req: FastifyRequest, reply: FastifyReply, secret: string)
   });
 }
 
+/** Route patterns outside the XSRF check: the simulator imitates the exchanges, whose clients send no such header. */
+export const XSRF_EXEMPT_ROUTE_PREFIX = '/sim/';
+
 /**
- * XSRF protection (DESIGN §5) for the whole `/v1` API: every mutating request must carry the
- * cookie and an equal header. Nothing under /v1 is exempt: sign-in and sign-up too, since the SPA
- * always has the cookie (set on the first GET, e.g. the page itself or /v1/config). The simulator
- * under /sim is outside: it mimics the exchanges, whose clients send no such header.
+ * XSRF protection (DESIGN §5): every mutating request must carry the cookie and an equal header,
+ * whatever its path, except the simulator's own routes. The decision uses the route the router
+ * matched (`routeOptions.url`, a registered pattern such as `/v1/maintenance`), never the raw URL:
+ * the router decodes and normalises `/v%31/maintenance` to the same route, so a prefix test on the
+ * raw URL let it through. Sign-in and sign-up are checked too, since the SPA always has the cookie
+ * (set on the first GET, e.g. the page itself or /v1/config); an unknown path is checked as well.
  */
 export function registerXsrf(app: FastifyInstance, secret: string): void {
   app.addHook('onRequest', async (req, reply) => {
@@ -46,8 +51,8 @@ export function registerXsrf(app: FastifyInstance, secret: string): void {
     const cookieOk = isValidXsrfToken(secret, cookie);
     if (!cookieOk) setXsrfCookie(req, reply, secret);
     if (!MUTATING.has(req.method)) return;
-    const path = req.url.split('?')[0];
-    if (!path.startsWith('/v1/') && path !== '/v1') return;
+    const route = req.routeOptions.url;
+    if (route?.startsWith(XSRF_EXEMPT_ROUTE_PREFIX)) return;
     const header = req.headers[XSRF_HEADER];
     const value = Array.isArray(header) ? header[0] : header;
     if (!cookieOk || !value || !safeEqual(value, cookie)) throw forbidden(XSRF_MESSAGE);

@@ -28,7 +28,8 @@ export interface MarketRouteDeps {
  */
 export async function registerMarketRoutes(app: FastifyInstance, deps: MarketRouteDeps): Promise<void> {
   const sim = deps.config.MARKET_DATA === 'sim' ? new SimMarket({ seed: deps.sim?.seed, now: deps.sim?.now }) : null;
-  if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim });
+  // The control routes are test aids: an admin's token, not an open door (issue "Hardening").
+  if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin') });
 
   const redis = app.redis;
   const exchangeInfo = new ExchangeInfoService({

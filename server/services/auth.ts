@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChangePasswordBody, SigninBody, SignupBody, Tokens } from '../../src/api/contracts/auth';
 import type { Db } from '../db/client';
@@ -90,41 +90,72 @@ export async function signin(ctx: AuthContext, body: SigninBody): Promise<Tokens
 }
 
 /**
- * Rotation with reuse detection (DESIGN §5): the presented token is marked rotated and a new one
- * of the same family is issued. A token that was already rotated means it leaked (or a client
- * misbehaved): the whole family is revoked, ending that sign-in everywhere.
+ * Serialises every change to one refresh-token family: rotation, reuse detection and sign-out take
+ * this transaction-scoped lock first. Without it, a refresh could insert the family's next token
+ * after a concurrent revocation had already swept the family (READ COMMITTED: the sweep's snapshot
+ * does not see the later insert), leaving a "revoked" sign-in alive. PGlite runs one transaction at
+ * a time, so the lock is free there.
  */
-export async function refresh(ctx: AuthContext, presented: string): Promise<Tokens> {
-  const hash = sha256(presented);
-  const [row] = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, hash)).limit(1);
-  if (!row || row.revokedAt) throw unauthorized(MESSAGES.invalidRefresh);
-  if (row.rotatedAt) {
-    await revokeFamily(ctx.db, row.familyId);
-    ctx.log.warn({ userId: row.userId, familyId: row.familyId }, 'refresh token reuse detected: family revoked');
-    throw unauthorized(MESSAGES.refreshReuse);
-  }
-  if (row.expiresAt.getTime() <= Date.now()) throw unauthorized(MESSAGES.invalidRefresh);
-
-  // The conditional update is the lock: of two concurrent uses exactly one wins, the other is reuse.
-  const [rotated] = await ctx.db
-    .update(refreshTokens)
-    .set({ rotatedAt: new Date() })
-    .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)))
-    .returning({ id: refreshTokens.id });
-  if (!rotated) {
-    await revokeFamily(ctx.db, row.familyId);
-    throw unauthorized(MESSAGES.refreshReuse);
-  }
-  const [user] = await ctx.db.select().from(users).where(eq(users.id, row.userId)).limit(1);
-  if (!user) throw unauthorized(MESSAGES.invalidRefresh);
-  return issueTokens(ctx, user, row.familyId);
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+async function lockFamily(tx: Tx, familyId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`refresh-family:${familyId}`}, 0))`);
 }
 
-export async function revokeFamily(db: Db, familyId: string): Promise<void> {
-  await db
+async function revokeFamilyIn(tx: Tx, familyId: string): Promise<void> {
+  await tx
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
     .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+type RefreshOutcome = { ok: Tokens } | { fail: 'invalid' | 'reuse'; userId?: string };
+
+/**
+ * Rotation with reuse detection (DESIGN §5): the presented token is marked rotated and a new one
+ * of the same family is issued. A token that was already rotated means it leaked (or a client
+ * misbehaved): the whole family is revoked, ending that sign-in everywhere. Everything after the
+ * look-up runs in one transaction holding the family's lock, so of two concurrent uses of one token
+ * the second sees the first's rotation (and revokes the family, including the token just issued),
+ * and a sign-out racing a refresh either comes first (the refresh fails) or sweeps the new token.
+ */
+export async function refresh(ctx: AuthContext, presented: string): Promise<Tokens> {
+  const hash = sha256(presented);
+  const [found] = await ctx.db
+    .select({ id: refreshTokens.id, familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, hash))
+    .limit(1);
+  if (!found) throw unauthorized(MESSAGES.invalidRefresh);
+
+  const outcome = await ctx.db.transaction(async (tx): Promise<RefreshOutcome> => {
+    await lockFamily(tx, found.familyId);
+    // Read again under the lock: a concurrent rotation or revocation has committed by now.
+    const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.id, found.id)).limit(1);
+    if (!row || row.revokedAt) return { fail: 'invalid' };
+    if (row.rotatedAt) {
+      await revokeFamilyIn(tx, row.familyId);
+      return { fail: 'reuse', userId: row.userId };
+    }
+    if (row.expiresAt.getTime() <= Date.now()) return { fail: 'invalid' };
+    await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, row.id));
+    const [user] = await tx.select().from(users).where(eq(users.id, row.userId)).limit(1);
+    if (!user) return { fail: 'invalid' };
+    return { ok: await issueTokens({ ...ctx, db: tx as unknown as Db }, user, row.familyId) };
+  });
+  if ('ok' in outcome) return outcome.ok;
+  if (outcome.fail === 'reuse') {
+    ctx.log.warn({ userId: outcome.userId, familyId: found.familyId }, 'refresh token reuse detected: family revoked');
+    throw unauthorized(MESSAGES.refreshReuse);
+  }
+  throw unauthorized(MESSAGES.invalidRefresh);
+}
+
+/** Ends a sign-in everywhere: every token of the family is revoked, under the family's lock (see `refresh`). */
+export async function revokeFamily(db: Db, familyId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockFamily(tx, familyId);
+    await revokeFamilyIn(tx, familyId);
+  });
 }
 
 /** The family of a refresh token (for sign-out by refresh token), or null when unknown. */

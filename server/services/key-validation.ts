@@ -1,3 +1,4 @@
+import { internalSimControlHeaders } from '../sim/control-auth';
 import type { ApiKeyPermissions } from '../../src/api/contracts/api-keys';
 import type { ExchangeId, Network } from '../../src/api/contracts/common';
 import { fetchKeyPermissions } from '../exchanges/account';
@@ -32,7 +33,7 @@ export interface KeyValidatorOptions {
 
 /** The simulator's clock and seed, read from its control route (it owns both). */
 export async function simState(inject: InjectFn): Promise<{ now: number; seed: string }> {
-  const res = await inject({ method: 'GET', url: '/sim/_control/state', headers: {} });
+  const res = await inject({ method: 'GET', url: '/sim/_control/state', headers: internalSimControlHeaders() });
   if (res.status !== 200) throw new HttpError(502, 'The market simulator is not running');
   const state = JSON.parse(res.text) as { now: number; seed: string };
   return { now: state.now, seed: state.seed };

@@ -1,5 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import {
+  isPerExchangeSettingsKey,
+  PER_EXCHANGE_SETTINGS_KEYS,
   SERVER_SETTINGS_DEFAULTS,
   serverSettingsSchema,
   type PatchServerSettingsBody,
@@ -28,17 +30,25 @@ export async function getServerSettings(db: Db, userId: string): Promise<ServerS
   return mergeSettings(row?.data ?? {});
 }
 
-/** Each given key replaces the stored one; `jsonb ||` does it in one statement, so concurrent patches of different keys both land. */
+/**
+ * Applies a PATCH by the contract's rule (`applyServerSettingsPatch`) in one statement, so concurrent
+ * patches of different keys — or of different exchanges' lists of one per-exchange key — all land:
+ * a per-exchange map is merged into the stored map with `jsonb ||`, any other key replaces the stored one.
+ */
 export async function patchServerSettings(db: Db, userId: string, patch: PatchServerSettingsBody): Promise<ServerSettings> {
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-  const json = JSON.stringify(given);
+  const whole = Object.fromEntries(Object.entries(given).filter(([k]) => !isPerExchangeSettingsKey(k)));
+  let data: SQL = sql`${userSettings.data} || ${JSON.stringify(whole)}::jsonb`;
+  for (const key of PER_EXCHANGE_SETTINGS_KEYS) {
+    if (given[key] === undefined) continue;
+    // A stored value that is not an object (an older or damaged row) is replaced, not merged.
+    const stored = sql`case when jsonb_typeof(${userSettings.data} -> ${key}::text) = 'object' then ${userSettings.data} -> ${key}::text else '{}'::jsonb end`;
+    data = sql`${data} || jsonb_build_object(${key}::text, ${stored} || ${JSON.stringify(given[key])}::jsonb)`;
+  }
   const [row] = await db
     .insert(userSettings)
     .values({ userId, data: given })
-    .onConflictDoUpdate({
-      target: userSettings.userId,
-      set: { data: sql`${userSettings.data} || ${json}::jsonb`, updatedAt: new Date() },
-    })
+    .onConflictDoUpdate({ target: userSettings.userId, set: { data, updatedAt: new Date() } })
     .returning({ data: userSettings.data });
   return mergeSettings(row.data);
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyPluginAsync, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, onRequestAsyncHookHandler, RouteHandlerMethod } from 'fastify';
+import { isInternalSimControlCall } from './control-auth';
 import { registerBinanceRest } from './binance/rest';
 import { registerBinanceWs } from './binance/ws';
 import { registerBitmexRest } from './bitmex/rest';
@@ -24,6 +25,12 @@ export interface SimPluginOptions {
   binancePingIntervalMs?: number;
   /** An existing market to serve (shares caches with in-process users such as the exchange-info service). */
   market?: SimMarket;
+  /**
+   * Guards the control routes (`/_control/*`). The product passes "admin token required"
+   * (routes/market.ts); the standalone simulator of the unit tests leaves them open. The server's own
+   * in-process calls pass with `internalSimControlHeaders()` (control-auth.ts) whatever the guard.
+   */
+  controlGuard?: onRequestAsyncHookHandler;
 }
 
 const registrars: Record<SimExchange, Array<(app: FastifyInstance, ctx: SimContext) => void>> = {
@@ -69,9 +76,14 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
     }
     return sendJson(reply, 200, { dropped: hub.drop(exchange as SimExchange | undefined) });
   };
-  app.post('/_control/drop-sockets', drop);
-  app.get('/_control/drop-sockets', drop);
-  app.get('/_control/state', async (_req, reply) => sendJson(reply, 200, { now: market.now(), seed: market.seed, sockets: hub.size }));
+  const guard = opts.controlGuard;
+  const onRequest: onRequestAsyncHookHandler = async function (req, reply) {
+    if (!guard || isInternalSimControlCall(req.headers)) return;
+    await guard.call(this, req, reply);
+  };
+  app.post('/_control/drop-sockets', { onRequest }, drop);
+  app.get('/_control/drop-sockets', { onRequest }, drop);
+  app.get('/_control/state', { onRequest }, async (_req, reply) => sendJson(reply, 200, { now: market.now(), seed: market.seed, sockets: hub.size }));
 };
 
 export default simPlugin;

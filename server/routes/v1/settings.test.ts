@@ -27,8 +27,11 @@ describe.each(TEST_DRIVERS)('/v1/users/settings on %s', (driver) => {
     const second = await t.client.patch('/v1/users/settings', { riskOptions: [1, 2.5], favoritePairs: [{ symbol: 'XBTUSD', exchange: 'bitmex' }] }, { token: user.accessToken });
     expect(second.json()).toEqual({ ...SERVER_SETTINGS_DEFAULTS, horizontalLines: lines, riskOptions: [1, 2.5], favoritePairs: [{ symbol: 'XBTUSD', exchange: 'bitmex' }] });
 
-    const replaced = await t.client.patch('/v1/users/settings', { horizontalLines: { bybit: [] } }, { token: user.accessToken });
-    expect(replaced.json().horizontalLines).toEqual({ bybit: [] });
+    // A per-exchange map merges by exchange: bybit's list is set, binance's stays; a list is replaced whole.
+    const merged = await t.client.patch('/v1/users/settings', { horizontalLines: { bybit: [] } }, { token: user.accessToken });
+    expect(merged.json().horizontalLines).toEqual({ ...lines, bybit: [] });
+    const emptied = await t.client.patch('/v1/users/settings', { horizontalLines: { binance: [] } }, { token: user.accessToken });
+    expect(emptied.json().horizontalLines).toEqual({ binance: [], bybit: [] });
     expect((await t.client.get('/v1/users/settings', { token: user.accessToken })).json().riskOptions).toEqual([1, 2.5]);
 
     const other = await t.signInAs('user');
@@ -66,6 +69,31 @@ describe.each(TEST_DRIVERS)('/v1/users/settings on %s', (driver) => {
     const res = (await t.client.get('/v1/users/settings', { token: me.accessToken })).json();
     expect(res.riskOptions).toEqual([3]);
     expect(res.stopLossOptions).toEqual([4]);
+  });
+
+  it('two devices saving drawings on different exchanges at once both keep theirs', async () => {
+    const me = await t.signInAs('user');
+    // A second device: its own sign-in, as a phone beside the desktop.
+    const phone = (await t.client.post('/v1/auth/signin', { email: me.email, password: me.password })).json<{ accessToken: string }>();
+    const line = (id: string, symbol: string) => ({ id, symbol, price: 100 });
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all([
+        t.client.patch('/v1/users/settings', { horizontalLines: { binance: [line(`b${round}`, 'BTCUSDT')] }, rectangles: { okx: [] } }, { token: me.accessToken }),
+        t.client.patch('/v1/users/settings', { horizontalLines: { bitmex: [line(`x${round}`, 'XBTUSD')] } }, { token: phone.accessToken }),
+      ]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 200]);
+      const stored = (await t.client.get('/v1/users/settings', { token: me.accessToken })).json();
+      expect(stored.horizontalLines, `round ${round}`).toEqual({ binance: [line(`b${round}`, 'BTCUSDT')], bitmex: [line(`x${round}`, 'XBTUSD')] });
+      expect(stored.rectangles).toEqual({ okx: [] });
+    }
+  });
+
+  it('replaces a damaged per-exchange map (not an object) instead of failing the PATCH', async () => {
+    const me = await t.signInAs('user');
+    await t.db.insert(userSettings).values({ userId: me.id, data: { horizontalLines: [1, 2] } });
+    const res = await t.client.patch('/v1/users/settings', { horizontalLines: { okx: [] } }, { token: me.accessToken });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().horizontalLines).toEqual({ okx: [] });
   });
 
   it('falls back to the default for a stored value that no longer fits the contract', async () => {

@@ -140,6 +140,27 @@ export const SERVER_SETTINGS_DEFAULTS: ServerSettings = {
   namedLayouts: {},
 };
 
-/** `PATCH /v1/users/settings`: any subset of the fields; each given field replaces the stored one. */
+/**
+ * `PATCH /v1/users/settings`: any subset of the fields. A per-exchange map (`PER_EXCHANGE_SETTINGS_KEYS`)
+ * merges by exchange — the lists of the exchanges it names replace the stored ones, the others stay —
+ * so two devices saving drawings on different exchanges never overwrite each other; every other
+ * field replaces the stored one. `applyServerSettingsPatch` is the rule, for the server and the client cache.
+ */
 export const patchServerSettingsBodySchema = serverSettingsSchema.partial().strict();
 export type PatchServerSettingsBody = z.infer<typeof patchServerSettingsBodySchema>;
+
+/** Fields that map exchange → list and merge by exchange on PATCH. */
+export const PER_EXCHANGE_SETTINGS_KEYS = ['horizontalLines', 'rectangles', 'fibs'] as const satisfies readonly (keyof ServerSettings)[];
+export type PerExchangeSettingsKey = (typeof PER_EXCHANGE_SETTINGS_KEYS)[number];
+
+export const isPerExchangeSettingsKey = (key: string): key is PerExchangeSettingsKey => (PER_EXCHANGE_SETTINGS_KEYS as readonly string[]).includes(key);
+
+/** The settings after `patch`, by the PATCH rule above (what the server stores, what the client shows meanwhile). */
+export function applyServerSettingsPatch(current: ServerSettings, patch: PatchServerSettingsBody): ServerSettings {
+  const next: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    next[key] = isPerExchangeSettingsKey(key) ? { ...current[key], ...(value as object) } : value;
+  }
+  return next as ServerSettings;
+}

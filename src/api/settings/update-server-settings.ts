@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient, type MutateOptions, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { patchServerSettingsBodySchema, serverSettingsSchema, type PatchServerSettingsBody, type ServerSettings } from '../contracts/settings';
+import { applyServerSettingsPatch, patchServerSettingsBodySchema, serverSettingsSchema, type PatchServerSettingsBody, type ServerSettings } from '../contracts/settings';
 import { http } from '../client';
 import { serverSettingsQueryKey } from './get-server-settings';
 
-/** `PATCH /v1/users/settings`: each given field replaces the stored one; answers the whole settings. */
+/** `PATCH /v1/users/settings` (per-exchange maps merge by exchange, other fields replace): answers the whole settings. */
 export async function updateServerSettings(body: PatchServerSettingsBody): Promise<ServerSettings> {
   const { data } = await http.patch<unknown>('/v1/users/settings', patchServerSettingsBodySchema.parse(body));
   return serverSettingsSchema.parse(data);
@@ -62,7 +62,7 @@ export function applyServerSettingsChange(queryClient: QueryClient, change: Serv
   if (current) {
     previous = {};
     for (const key of keysOf(patch)) (previous as Record<string, unknown>)[key] = current[key];
-    queryClient.setQueryData<ServerSettings>(serverSettingsQueryKey, { ...current, ...patch });
+    queryClient.setQueryData<ServerSettings>(serverSettingsQueryKey, applyServerSettingsPatch(current, patch));
   }
   for (const key of keysOf(patch)) {
     book.lastWriter.set(key, seq);
@@ -126,7 +126,7 @@ type ChangeOptions = MutateOptions<ServerSettings, Error, AppliedSettingsChange>
  * ```ts
  * const { mutate } = useUpdateServerSettings();
  * mutate({ riskOptions: [0.5, 1, 2] });
- * mutate((s) => ({ horizontalLines: { ...s.horizontalLines, binance: [...(s.horizontalLines.binance ?? []), line] } }));
+ * mutate((s) => ({ horizontalLines: { binance: [...(s.horizontalLines.binance ?? []), line] } })); // other exchanges' lists stay
  * ```
  */
 export function useUpdateServerSettings() {

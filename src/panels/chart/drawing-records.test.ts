@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { SERVER_SETTINGS_DEFAULTS, patchServerSettingsBodySchema, type ServerSettings } from '../../api/contracts/settings';
+import { SERVER_SETTINGS_DEFAULTS, applyServerSettingsPatch, patchServerSettingsBodySchema, type PatchServerSettingsBody, type ServerSettings } from '../../api/contracts/settings';
 import type { Drawing, FibRetracementDrawing } from '../../engine';
 import type { FibSelection } from '../../state/drawing-settings';
 import { commitDrawingPatch, deleteDrawingPatch, drawingsForMarket, importLocalFibs, type Market } from './drawing-records';
 
 const BTC: Market = { exchange: 'binance', symbol: 'BTCUSDT' };
 const settings = (over: Partial<ServerSettings> = {}): ServerSettings => ({ ...SERVER_SETTINGS_DEFAULTS, ...over });
-/** Applies a patch the way the server does (each key replaced whole). */
-const apply = (s: ServerSettings, patch: object | null): ServerSettings => ({ ...s, ...(patch ?? {}) });
+/** Applies a patch the way the server does (per-exchange maps merged by exchange). */
+const apply = (s: ServerSettings, patch: PatchServerSettingsBody | null): ServerSettings => (patch ? applyServerSettingsPatch(s, patch) : s);
 
 const line = (id: string, price: number): Drawing => ({ id, kind: 'line', price, color: 'red' });
 const rect: Drawing = { id: 'r1', kind: 'rectangle', p1: { time: 1000, price: 10 }, p2: { time: 2000, price: 20 }, color: 'green' };
@@ -23,6 +23,12 @@ const fib: FibRetracementDrawing = {
 };
 
 describe('drawing records ↔ server settings', () => {
+  it('a change names only its own exchange, so another device\'s lists on other exchanges are never resent stale', () => {
+    const s = settings({ horizontalLines: { bybit: [{ id: 'old', symbol: 'BTCUSDT', price: 1 }] }, rectangles: { okx: [] } });
+    expect(commitDrawingPatch(s, BTC, line('l1', 2))).toEqual({ horizontalLines: { binance: [{ id: 'l1', symbol: 'BTCUSDT', price: 2, color: 'red' }] } });
+    expect(deleteDrawingPatch(s, { exchange: 'bybit', symbol: 'BTCUSDT' }, { id: 'old', kind: 'line' })).toEqual({ horizontalLines: { bybit: [] } });
+  });
+
   it('a horizontal line is stored as SPEC has it (id, symbol, price) plus its colour, under its exchange', () => {
     const patch = commitDrawingPatch(settings(), BTC, line('l1', 64000.5));
     expect(patch).toEqual({ horizontalLines: { binance: [{ id: 'l1', symbol: 'BTCUSDT', price: 64000.5, color: 'red' }] } });

@@ -101,19 +101,19 @@ function upsert<T extends { id: string }>(list: readonly T[] | undefined, record
 
 /**
  * The settings change that stores a drawing the engine committed (created, moved or resized) on the
- * chart of `market`. Only the one key of its kind is sent, with every exchange's list in it (the
- * server replaces a key whole).
+ * chart of `market`. Only the one key of its kind is sent, with only this exchange's list in it: the
+ * server merges per-exchange maps by exchange, so another device's edits on other exchanges survive.
  */
 export function commitDrawingPatch(settings: ServerSettings, market: Market, drawing: Drawing): PatchServerSettingsBody {
   const record = recordOf(drawing, market);
   const { exchange } = market;
   switch (drawing.kind) {
     case 'line':
-      return { horizontalLines: { ...settings.horizontalLines, [exchange]: upsert(settings.horizontalLines[exchange], record as HorizontalLine) } };
+      return { horizontalLines: { [exchange]: upsert(settings.horizontalLines[exchange], record as HorizontalLine) } };
     case 'rectangle':
-      return { rectangles: { ...settings.rectangles, [exchange]: upsert(settings.rectangles[exchange], record as RectangleRecord) } };
+      return { rectangles: { [exchange]: upsert(settings.rectangles[exchange], record as RectangleRecord) } };
     case 'fib-retracement':
-      return { fibs: { ...settings.fibs, [exchange]: upsert(settings.fibs[exchange], record as FibRecord) } };
+      return { fibs: { [exchange]: upsert(settings.fibs[exchange], record as FibRecord) } };
   }
 }
 
@@ -123,7 +123,7 @@ export function deleteDrawingPatch(settings: ServerSettings, market: Market, dra
   const byExchange = settings[key] as Partial<Record<ExchangeId, readonly { id: string }[]>>;
   const list = byExchange[market.exchange];
   if (!list?.some((r) => r.id === drawing.id)) return null;
-  return { [key]: { ...byExchange, [market.exchange]: list.filter((r) => r.id !== drawing.id) } } as PatchServerSettingsBody;
+  return { [key]: { [market.exchange]: list.filter((r) => r.id !== drawing.id) } } as PatchServerSettingsBody;
 }
 
 /**
@@ -133,7 +133,8 @@ export function deleteDrawingPatch(settings: ServerSettings, market: Market, dra
  */
 export function importLocalFibs(settings: ServerSettings, local: readonly FibSelection[]): { patch: PatchServerSettingsBody | null; ids: string[] } {
   if (local.length === 0) return { patch: null, ids: [] };
-  const fibs: Partial<Record<ExchangeId, FibRecord[]>> = { ...settings.fibs };
+  // Only the exchanges that gain a record are sent (the server merges the map by exchange).
+  const fibs: Partial<Record<ExchangeId, FibRecord[]>> = {};
   const known = new Set(Object.values(settings.fibs).flatMap((list) => (list ?? []).map((f) => f.id)));
   const ids: string[] = [];
   let added = false;
@@ -146,7 +147,7 @@ export function importLocalFibs(settings: ServerSettings, local: readonly FibSel
     const parsed = fibRecordSchema.safeParse(selection);
     if (!parsed.success) continue;
     known.add(selection.id);
-    fibs[selection.exchange] = upsert(fibs[selection.exchange], parsed.data);
+    fibs[selection.exchange] = upsert(fibs[selection.exchange] ?? settings.fibs[selection.exchange], parsed.data);
     ids.push(selection.id);
     added = true;
   }
