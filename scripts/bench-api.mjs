@@ -1,0 +1,215 @@
+// `npm run bench:api [-- --quick]`: the API under load (autocannon), on PGlite and on PostgreSQL.
+// Starts the real server (server/main.ts) once per database as a child process, signs in, then offers
+// authenticated reads and writes at rising fixed rates (autocannon `overallRate`, latencies corrected
+// for coordinated omission) and writes the section "API under load" of tests/bench/results.md.
+// The budget (DESIGN §7): p99 < 20 ms for authenticated reads at 500 requests/s, on both databases.
+//
+//   --quick              4 s per step instead of 10
+//   --drivers=pglite,postgres
+//   --port=8131          first port (BENCH_API_PORT); the PostgreSQL run uses the next one
+//   TEST_PG_ADMIN_URL    where the throw-away PostgreSQL database is created (default postgres://postgres@127.0.0.1:5432/postgres)
+//
+// Not a test: the numbers depend on the machine and on what else it is doing (the load average is printed).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { mergeResultSections } from './bench-workstation.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS = path.join(ROOT, 'tests', 'bench', 'results.md');
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? 'true'];
+  }),
+);
+const quick = args.quick === 'true';
+const DURATION_S = quick ? 4 : 10;
+const WARMUP_S = 2;
+const drivers = (args.drivers ?? 'pglite,postgres').split(',').filter(Boolean);
+const firstPort = Number(args.port ?? process.env.BENCH_API_PORT ?? 8131);
+const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN = { email: 'bench-admin@crypto-terminal.local', password: 'bench-admin-password-1' };
+const BUDGET = { rate: 500, p99Ms: 20 };
+
+/** The scenarios: what a signed-in SPA does most. Rates rise until the server can no longer keep up. */
+const SCENARIOS = [
+  { name: 'read: GET /v1/users/settings', kind: 'read', method: 'GET', path: '/v1/users/settings', rates: [250, 500, 1000, 2000] },
+  { name: 'read: GET /v1/users/me', kind: 'read', method: 'GET', path: '/v1/users/me', rates: [500] },
+  {
+    name: 'write: PATCH /v1/users/settings',
+    kind: 'write',
+    method: 'PATCH',
+    path: '/v1/users/settings',
+    body: JSON.stringify({ riskOptions: [0.5, 1, 1.5, 2] }),
+    rates: [100, 250, 500],
+  },
+];
+
+async function createPgDatabase() {
+  const name = `ct_bench_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 5000 });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** The real server in a child process group (killed as a group: tsx leaves nothing behind). */
+async function startServer(driver, port) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ct-bench-api-'));
+  const database = driver === 'postgres' ? await createPgDatabase() : null;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: 'bench-secret-that-is-at-least-32-characters-long',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
+  delete env.REDIS_URL;
+  if (database) env.DATABASE_URL = database.url;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env, cwd: ROOT, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+  const stop = async () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r()));
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+  };
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the ${driver} server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/v1/config`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`the ${driver} server did not start within 60 s`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { base, stop };
+}
+
+/** Signs in like the SPA: the XSRF cookie from a GET, then the header with it on every mutation. */
+async function signIn(base) {
+  const config = await fetch(`${base}/v1/config`);
+  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(config.headers.get('set-cookie') ?? '')?.[1];
+  if (!xsrf) throw new Error('no XSRF-TOKEN cookie from /v1/config');
+  const res = await fetch(`${base}/v1/auth/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf) },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const { accessToken } = await res.json();
+  return { cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf), authorization: `Bearer ${accessToken}` };
+}
+
+function run(base, headers, scenario, rate, duration) {
+  return autocannon({
+    url: `${base}${scenario.path}`,
+    method: scenario.method,
+    headers: { ...headers, ...(scenario.body ? { 'content-type': 'application/json' } : {}) },
+    body: scenario.body,
+    connections: Math.min(64, Math.max(8, Math.ceil(rate / 25))),
+    overallRate: rate,
+    duration,
+    timeout: 10,
+  });
+}
+
+const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2));
+
+async function benchDriver(driver, port) {
+  console.log(`\n=== ${driver} ===`);
+  const server = await startServer(driver, port);
+  const rows = [];
+  try {
+    const headers = await signIn(server.base);
+    for (const scenario of SCENARIOS) {
+      await run(server.base, headers, scenario, scenario.rates[0], WARMUP_S); // warm-up: JIT, pool, caches
+      for (const rate of scenario.rates) {
+        const r = await run(server.base, headers, scenario, rate, DURATION_S);
+        const row = {
+          driver,
+          scenario: scenario.name,
+          kind: scenario.kind,
+          offered: rate,
+          achieved: r.requests.average,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          max: r.latency.max,
+          non2xx: r.non2xx,
+          errors: r.errors + r.timeouts,
+          total: r.requests.total,
+        };
+        rows.push(row);
+        console.log(`${scenario.name} @ ${rate}/s: ${fmt(row.achieved)} rps, p50 ${row.p50} ms, p99 ${row.p99} ms, max ${row.max} ms, non-2xx ${row.non2xx}, errors ${row.errors}`);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
+const started = new Date();
+const loadStart = os.loadavg();
+const all = [];
+for (const [i, driver] of drivers.entries()) all.push(...(await benchDriver(driver, firstPort + i)));
+const loadEnd = os.loadavg();
+const minutes = ((Date.now() - started.getTime()) / 60_000).toFixed(1);
+
+const verdicts = drivers.map((driver) => {
+  const row = all.find((r) => r.driver === driver && r.kind === 'read' && r.offered === BUDGET.rate && r.scenario.includes('settings'));
+  const met = row && row.p99 < BUDGET.p99Ms && row.non2xx === 0 && row.errors === 0 && row.achieved >= BUDGET.rate * 0.95;
+  return `- **${driver}**: ${row ? `p99 ${row.p99} ms at ${fmt(row.achieved)} rps` : 'not measured'} — budget ${met ? '**met**' : '**not met**'}`;
+});
+
+const table = [
+  '| database | scenario | offered rps | achieved rps | p50 ms | p99 ms | max ms | non-2xx | errors |',
+  '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ...all.map((r) => `| ${r.driver} | ${r.scenario} | ${r.offered} | ${fmt(r.achieved)} | ${r.p50} | ${r.p99} | ${r.max} | ${r.non2xx} | ${r.errors} |`),
+].join('\n');
+
+const section = `## API under load (autocannon, real server)
+
+Generated by \`npm run bench:api${quick ? ' -- --quick' : ''}\` on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${minutes} min; ${DURATION_S} s per step after a ${WARMUP_S} s warm-up.
+Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, load average ${loadStart.map((l) => l.toFixed(1)).join(' / ')} at start and ${loadEnd.map((l) => l.toFixed(1)).join(' / ')} at the end; autocannon runs on the same cores as the server.
+The server is \`server/main.ts\` as \`npm start\` runs it (no Redis, LOG_LEVEL=warn), signed in as an admin; every request carries the access token (each one checks the user, the session version and the refresh family in the database), writes also the XSRF cookie and header. Rates are fixed (\`overallRate\`); latencies are corrected for coordinated omission.
+
+**Budget (DESIGN §7): p99 < ${BUDGET.p99Ms} ms for authenticated reads at ${BUDGET.rate} requests/s.**
+${verdicts.join('\n')}
+
+${table}
+`;
+
+const merged = mergeResultSections(RESULTS, [section]);
+writeFileSync(RESULTS, merged ?? `# Benchmarks\n\n${section}`);
+console.log(`\n${verdicts.join('\n')}\nWrote ${path.relative(ROOT, RESULTS)}.`);
