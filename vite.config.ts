@@ -17,7 +17,9 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps are written beside the bundles (dist/assets/*.map, for an error-reporting upload) but the
+    // bundles carry no `//# sourceMappingURL`, and the server never serves *.map (server/plugins/web.ts).
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 1500,
     // Two pages: the app, and the chart engine demo served at /engine-demo (no account needed).
     rolldownOptions: {

@@ -11,7 +11,7 @@
 //
 //   --quick              4 s per step instead of 10
 //   --drivers=pglite,postgres
-//   --port=8131          first port (BENCH_API_PORT); the PostgreSQL run uses the next one
+//   --port=8141          first port (BENCH_API_PORT); the PostgreSQL run uses the next one
 //   TEST_PG_ADMIN_URL    where the throw-away PostgreSQL database is created (default postgres://postgres@127.0.0.1:5432/postgres)
 //
 // Not a test: the numbers depend on the machine and on what else it is doing (the load average is printed).
@@ -38,7 +38,7 @@ const quick = args.quick === 'true';
 const DURATION_S = quick ? 4 : 10;
 const WARMUP_S = quick ? 3 : 5;
 const drivers = (args.drivers ?? 'pglite,postgres').split(',').filter(Boolean);
-const firstPort = Number(args.port ?? process.env.BENCH_API_PORT ?? 8131);
+const firstPort = Number(args.port ?? process.env.BENCH_API_PORT ?? 8141);
 const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN = { email: 'bench-admin@crypto-terminal.local', password: 'bench-admin-password-1' };
 const BUDGET = { rate: 500, p99Ms: 20 };

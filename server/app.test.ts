@@ -169,7 +169,9 @@ describe.each(TEST_DRIVERS)('app-wide behaviour on %s', (driver) => {
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-eval');
       expect(csp).toContain("style-src 'self' 'unsafe-inline'");
-      expect(csp).toMatch(/connect-src 'self' ws:\/\/localhost:80 wss:\/\/localhost:80 .*https:\/\/fapi\.binance\.com.*wss:\/\/ws\.bitmex\.com/);
+      // The app's own WebSocket comes from PUBLIC_URL (default http://localhost:<PORT>), not from the Host header.
+      expect(csp).toMatch(/connect-src 'self' ws:\/\/localhost:8080 .*https:\/\/fapi\.binance\.com.*wss:\/\/ws\.bitmex\.com/);
+      expect(String((await web.app.inject({ url: '/', headers: { host: 'evil.example' } })).headers['content-security-policy'])).not.toContain('evil.example');
       expect(csp).not.toContain('upgrade-insecure-requests');
       const withSentry = await createTestApp(driver, { SENTRY_DSN: 'https://k@o9.ingest.sentry.io/7' });
       try {

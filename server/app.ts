@@ -7,12 +7,15 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createJsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import type { Config } from './config';
+import { trustProxyOption, type Config } from './config';
 import type { Db, DbDriver } from './db/client';
 import { HttpError } from './lib/http-error';
 import { withRedaction } from './lib/log-redaction';
+import { RetryLaterError } from './lib/retry-later';
 import { registerAuthentication } from './plugins/authenticate';
+import { registerDatabaseGuard } from './plugins/database';
 import { registerErrorHandler } from './plugins/errors';
+import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders, registerSpa } from './plugins/web';
 import { registerXsrf } from './plugins/xsrf';
 import { registerApiKeyRoutes, type ApiKeyRouteDeps } from './routes/api-keys';
@@ -21,6 +24,7 @@ import { alertRoutes } from './routes/v1/alerts';
 import { authRoutes } from './routes/v1/auth';
 import { configRoutes } from './routes/v1/config';
 import { featureFlagRoutes } from './routes/v1/feature-flags';
+import { healthRoutes } from './routes/v1/health';
 import { maintenanceRoutes } from './routes/v1/maintenance';
 import { settingsRoutes } from './routes/v1/settings';
 import { userRoutes } from './routes/v1/users';
@@ -29,7 +33,10 @@ import { referralRoutes } from './routes/v1/referrals';
 import { fillRoutes, tradingVolumeRoutes } from './routes/v1/trading-volume';
 import { userAdminRoutes } from './routes/v1/user-admin';
 import type { AuthContext } from './services/auth';
+import { KeyPasswordLimiter } from './services/key-password-limit';
 import { createMailer, type Mailer } from './services/mailer';
+import { rateLimitStore, ResilientCounter } from './services/rate-limit-store';
+import { REDIS_CLIENT_OPTIONS, watchRedis, type RedisState } from './services/redis-health';
 import { appVersion } from './version';
 
 declare module 'fastify' {
@@ -39,6 +46,13 @@ declare module 'fastify' {
     dbDriver: DbDriver;
     /** Shared Redis connection when REDIS_URL is set (rate limits, caches, jobs across instances: DESIGN §6). */
     redis: Redis | null;
+    /**
+     * Redis as `/v1/health` reports it: `ok`, `down` (configured but not answering: rate limits count
+     * per instance until it is back) or `off` (no REDIS_URL).
+     */
+    redisHealth: () => { state: RedisState };
+    /** Wrong-key-password limits: pass it to `openApiKey` (services/key-password-limit.ts). */
+    keyPasswordLimiter: KeyPasswordLimiter;
     mailer: Mailer;
     /** Build version shown in `/v1/config`. */
     buildVersion: string;
@@ -82,21 +96,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Credentials never reach a log line (lib/log-redaction.ts), whatever logger a caller passes.
     logger: withRedaction(deps.logger ?? { level: config.LOG_LEVEL }, config.LOG_LEVEL),
     bodyLimit: config.BODY_LIMIT,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
     // `/v1/users/` and `/v1/users` are the same resource.
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const ownRedis = deps.redis === undefined && config.REDIS_URL ? new Redis(config.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 1 }) : null;
+  // Fails fast while Redis is away (REDIS_CLIENT_OPTIONS: no offline queue, 250 ms command timeout).
+  const ownRedis = deps.redis === undefined && config.REDIS_URL ? new Redis(config.REDIS_URL, REDIS_CLIENT_OPTIONS) : null;
   const redis = deps.redis ?? ownRedis;
+  // Before any await: ioredis reports a refused connection as an 'error' event, unhandled without a listener.
+  const redisWatch = watchRedis(redis, app.log);
+  const counter = new ResilientCounter({ redis, health: redisWatch, namespace: deps.rateLimitNamespace ?? 'ct-rate-limit-' });
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM ?? `${config.PRODUCT_NAME} <no-reply@localhost>`, log: app.log });
 
   app.decorate('config', config);
   app.decorate('db', deps.db);
   app.decorate('dbDriver', deps.driver ?? 'pglite');
   app.decorate('redis', redis);
+  app.decorate('redisHealth', () => ({ state: redisWatch.state() }));
+  app.decorate(
+    'keyPasswordLimiter',
+    new KeyPasswordLimiter(counter, { perKey: config.KEY_PASSWORD_MAX_PER_KEY, perUser: config.KEY_PASSWORD_MAX_PER_USER, windowMs: config.KEY_PASSWORD_WINDOW_MS }),
+  );
   app.decorate('mailer', mailer);
   app.decorate('buildVersion', deps.version ?? appVersion());
   app.decorate('authContext', {
@@ -110,15 +133,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     mailer.close?.();
     if (ownRedis) await ownRedis.quit().catch(() => ownRedis.disconnect());
+    redisWatch.close();
   });
 
+  registerDatabaseGuard(app);
   registerErrorHandler(app);
-  await registerSecurityHeaders(app, config.SENTRY_DSN);
+  // NUL, lone surrogates and over-deep JSON answer 400 before any route sees them.
+  registerInputGuard(app);
+  // Services' 429/503 (key passwords, busy scrypt) say when to come back, like the route limits do.
+  app.addHook('onError', async (_req, reply, err) => {
+    if (err instanceof RetryLaterError) reply.header('retry-after', String(err.retryAfterSeconds));
+  });
+  await registerSecurityHeaders(app, { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`, sentryDsn: config.SENTRY_DSN });
   await app.register(cookie);
   registerXsrf(app, secret);
   await app.register(rateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: deps.rateLimitNamespace ?? 'ct-rate-limit-' } : {}),
+    // Shared through Redis while it answers, per instance while it does not (services/rate-limit-store.ts).
+    store: rateLimitStore(counter),
     errorResponseBuilder: (_req, ctx) => new HttpError(ctx.statusCode, `Too many attempts: try again in ${ctx.after}`),
   });
   await app.register(websocket);
@@ -149,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerAuthentication(app, deps.db, secret);
   await app.register(configRoutes, { prefix: '/v1' });
+  await app.register(healthRoutes, { prefix: '/v1' });
   await app.register(authRoutes, { prefix: '/v1/auth' });
   await app.register(userRoutes, { prefix: '/v1/users' });
   await app.register(settingsRoutes, { prefix: '/v1/users' });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { marketDataModeSchema } from '../src/api/contracts/config';
 
@@ -39,16 +40,76 @@ export const configSchema = z.object({
   ),
   /** The address users reach the app at; used in password-reset links (never the request's Host header). */
   PUBLIC_URL: optionalUrl(/^https?$/, 'https://terminal.example.com'),
-  /** Set when running behind a reverse proxy so client IPs (rate limits) and https detection are right. */
-  TRUST_PROXY: z.preprocess(emptyToUndefined, z.stringbool().default(false)),
+  /**
+   * Behind reverse proxies, which `X-Forwarded-For` entry is the client (rate limits count per client
+   * IP) and whether https came in: `false`, a number of proxy hops (`true` = 1), or the proxies'
+   * addresses (see `parseTrustProxy`).
+   */
+  TRUST_PROXY: z.preprocess(emptyToUndefined, z.string().optional()).transform(parseTrustProxy),
   /** Attempts per client IP and auth route (signin, signup, forgot-password, ...) per window. */
   AUTH_RATE_LIMIT_MAX: intInRange(1, 1_000_000, 10),
   AUTH_RATE_LIMIT_WINDOW_MS: intInRange(100, 86_400_000, 60_000),
+  /** Token refreshes and sign-outs per client IP and route per AUTH_RATE_LIMIT_WINDOW_MS (no guessing, but database writes). */
+  SESSION_RATE_LIMIT_MAX: intInRange(1, 1_000_000, 120),
+  /** Simulator credentials per signed-in user per AUTH_RATE_LIMIT_WINDOW_MS (MARKET_DATA=sim only). */
+  SIM_CREDENTIALS_RATE_LIMIT_MAX: intInRange(1, 1_000_000, 30),
+  /** Wrong key passwords (X-Key-Password) per API key, and per user over all their keys, per window (services/key-password-limit.ts). */
+  KEY_PASSWORD_MAX_PER_KEY: intInRange(1, 1_000_000, 5),
+  KEY_PASSWORD_MAX_PER_USER: intInRange(1, 1_000_000, 20),
+  KEY_PASSWORD_WINDOW_MS: intInRange(1000, 86_400_000, 15 * 60_000),
   /** Largest accepted request body, bytes. */
   BODY_LIMIT: intInRange(1024, 100 * 1024 * 1024, 1024 * 1024),
+  /**
+   * PostgreSQL only (db/client.ts): pool size (one route may hold half of it), and how long a
+   * request may wait before it answers 503 with Retry-After instead of hanging.
+   */
+  DB_POOL_SIZE: intInRange(1, 1000, 10),
+  DB_CONNECT_TIMEOUT_MS: intInRange(100, 600_000, 3000),
+  DB_STATEMENT_TIMEOUT_MS: intInRange(100, 3_600_000, 5000),
+  DB_LOCK_TIMEOUT_MS: intInRange(100, 3_600_000, 2000),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: intInRange(1000, 3_600_000, 10_000),
+  /** How long `GET /v1/health` waits for `select 1` before it reports the database down (both drivers). */
+  DB_HEALTH_TIMEOUT_MS: intInRange(100, 60_000, 1500),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+const TRUST_PROXY_ERROR =
+  'must be false, true (one proxy), a number of proxy hops, or the proxies\' addresses (comma-separated IPs/CIDRs, loopback, linklocal, uniquelocal)';
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * `TRUST_PROXY`: `false` (default) trusts no header; `true` or a number N trusts the last N hops
+ * (the address the nearest proxy appended to `X-Forwarded-For` is the client when N = 1, whatever
+ * the client itself put in front of it); a list of addresses/CIDRs trusts only hops from those
+ * (safer when the app port is reachable without the proxy). Fastify 5 ignores a plain number (it
+ * cannot tell the proxy from a direct client), so app.ts passes `trustProxyOption(...)`.
+ */
+export function parseTrustProxy(raw: string | undefined, ctx: z.RefinementCtx): false | number | string {
+  const v = raw?.trim().toLowerCase();
+  if (v === undefined || ['false', 'no', 'off', '0'].includes(v)) return false;
+  if (['true', 'yes', 'on'].includes(v)) return 1;
+  if (/^\d+$/.test(v) && Number(v) <= 20) return Number(v);
+  const parts = v.split(',').map((p) => p.trim());
+  const valid = parts.every((p) => {
+    if (NAMED_RANGES.has(p)) return true;
+    const [addr, bits, extra] = p.split('/');
+    const family = isIP(addr);
+    if (!family || extra !== undefined) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  });
+  if (!valid) {
+    ctx.addIssue({ code: 'custom', message: TRUST_PROXY_ERROR });
+    return z.NEVER;
+  }
+  return parts.join(',');
+}
+
+/** Fastify's `trustProxy` for a parsed TRUST_PROXY: a hop count becomes "trust the nearest N hops". */
+export function trustProxyOption(v: Config['TRUST_PROXY']): false | string | ((address: string, hop: number) => boolean) {
+  if (typeof v === 'number') return (_address, hop) => hop < v;
+  return v;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { DataDirLockedError, lockDataDir, readOrCreateSecret } from './boot/data-dir';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase, type DatabaseHandle } from './db/client';
+import { openDatabase, postgresTimeoutsFromConfig, type DatabaseHandle } from './db/client';
 import { ensureFirstAdmin, prepareDatabase } from './services/bootstrap';
+import { redisReachable } from './services/redis-health';
 
 /**
  * Boot only (DESIGN §1, §5): configuration, the data-dir lock, database + migrations, the first
@@ -42,13 +43,20 @@ async function main(): Promise<void> {
     if (!config.DATABASE_URL) releaseLock = lockDataDir(dataDir);
     const jwtSecret = config.JWT_SECRET ?? readOrCreateSecret(dataDir);
     handle = await openDatabase(
-      config.DATABASE_URL ? { driver: 'postgres', url: config.DATABASE_URL } : { driver: 'pglite', dataDir: path.join(dataDir, 'pglite') },
+      config.DATABASE_URL
+        ? { driver: 'postgres', url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, timeouts: postgresTimeoutsFromConfig(config) }
+        : { driver: 'pglite', dataDir: path.join(dataDir, 'pglite') },
     );
     await prepareDatabase(handle);
 
     app = await buildApp({ config: { ...config, JWT_SECRET: jwtSecret }, db: handle.db, driver: handle.driver });
     if (config.DATABASE_URL && !config.JWT_SECRET) {
       app.log.warn('JWT_SECRET is not set: using the one in DATA_DIR. Several instances on one database must share one JWT_SECRET.');
+    }
+    if (app.redis) {
+      // Not fatal: the rate limits count per instance until Redis answers (services/rate-limit-store.ts).
+      const redis = await redisReachable(app.redis, 3000);
+      if (!redis.ok) console.warn(`Redis (REDIS_URL) is unreachable: ${redis.reason}. Starting anyway; rate limits count per instance until it answers.`);
     }
 
     const admin = await ensureFirstAdmin(handle.db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD);

@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../sim/testing';
 import { binanceSignedQuery, signBinance } from './binance/account';
 import { bitmexHeaders, bitmexPlaintext, signBitmex } from './bitmex/account';
 import { bybitHeaders, bybitPlaintext, signBybit } from './bybit/account';
 import { okxHeaders, okxPrehash, signOkx } from './okx/account';
-
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/exchanges/fixtures');
 
 interface Vector {
   id: string;
@@ -27,14 +23,28 @@ interface Vector {
   encoding: 'hex' | 'base64';
 }
 
-const vectors = (exchange: string): Vector[] =>
-  (JSON.parse(readFileSync(path.join(FIXTURES, exchange, 'signing-vectors.json'), 'utf8')) as { vectors: Vector[] }).vectors;
-/** Every vector with a published or derived secret (the others cannot be reproduced by anyone). */
-const usable = (exchange: string) => vectors(exchange).filter((v): v is Vector & { secret: string; signedPayload: string } => !!v.secret && !!v.signedPayload);
+type Usable = Vector & { secret: string; signedPayload: string };
+
+/** Every vector with a published or derived secret (the others cannot be reproduced by anyone). Throws, naming the file, when it is missing. */
+const usable = (exchange: string): Usable[] =>
+  fixture<{ vectors: Vector[] }>(exchange, 'signing-vectors.json').vectors.filter((v): v is Usable => !!v.secret && !!v.signedPayload);
+
+/**
+ * The vectors to generate one test each from, read while the file is collected: a missing or broken
+ * file gives none here, and the "has vectors to check" test (which reads it with `usable`) fails with
+ * the reason — one failing test instead of a file that cannot be collected.
+ */
+const collect = (exchange: string): Usable[] => {
+  try {
+    return usable(exchange);
+  } catch {
+    return [];
+  }
+};
 
 describe('binance signing (every vector in fixtures/binance/signing-vectors.json)', () => {
-  const all = usable('binance');
-  it('has vectors to check', () => expect(all.length).toBe(7));
+  const all = collect('binance');
+  it('has vectors to check', () => expect(usable('binance').length).toBe(7));
   for (const v of all) {
     it(v.id, () => {
       // Query and body are concatenated with no separator (binance.md §5).
@@ -45,7 +55,7 @@ describe('binance signing (every vector in fixtures/binance/signing-vectors.json
   }
 
   it('builds the query in the given order and puts the signature last', () => {
-    const v = all.find((x) => x.id === 'binance-fapi-example1-query')!;
+    const v = usable('binance').find((x) => x.id === 'binance-fapi-example1-query')!;
     const params = (v.query ?? '').split('&').map((kv) => kv.split('=') as [string, string]);
     expect(binanceSignedQuery(params, v.secret)).toBe(`${v.query}&signature=${v.expectedSignature}`);
     // Same params, another order: another signature (trap 13).
@@ -54,8 +64,8 @@ describe('binance signing (every vector in fixtures/binance/signing-vectors.json
 });
 
 describe('bybit signing (every vector with a secret in fixtures/bybit/signing-vectors.json)', () => {
-  const all = usable('bybit');
-  it('has vectors to check', () => expect(all.length).toBe(4));
+  const all = collect('bybit');
+  it('has vectors to check', () => expect(usable('bybit').length).toBe(4));
   for (const v of all) {
     it(v.id, () => {
       if (v.path === '/realtime') {
@@ -70,15 +80,15 @@ describe('bybit signing (every vector with a secret in fixtures/bybit/signing-ve
   }
 
   it('puts the same signature in X-BAPI-SIGN for a GET', () => {
-    const v = all.find((x) => x.id === 'bybit-derived-get')!;
+    const v = usable('bybit').find((x) => x.id === 'bybit-derived-get')!;
     const headers = bybitHeaders({ apiKey: v.apiKey ?? '', apiSecret: v.secret }, Number(v.timestamp), v.query ?? '');
     expect(headers).toEqual({ 'X-BAPI-API-KEY': v.apiKey, 'X-BAPI-TIMESTAMP': String(v.timestamp), 'X-BAPI-RECV-WINDOW': '5000', 'X-BAPI-SIGN': v.expectedSignature });
   });
 });
 
 describe('bitmex signing (every vector in fixtures/bitmex/signing-vectors.json)', () => {
-  const all = usable('bitmex');
-  it('has vectors to check', () => expect(all.length).toBe(4));
+  const all = collect('bitmex');
+  it('has vectors to check', () => expect(usable('bitmex').length).toBe(4));
   for (const v of all) {
     it(v.id, () => {
       const plaintext = bitmexPlaintext({ verb: v.method ?? '', path: v.pathWithQuery ?? v.path ?? '', expires: v.expires ?? 0, body: v.body ?? '' });
@@ -88,7 +98,7 @@ describe('bitmex signing (every vector in fixtures/bitmex/signing-vectors.json)'
   }
 
   it('signs with expires in SECONDS, 30 s ahead', () => {
-    const v = all.find((x) => x.id === 'bitmex-doc-get')!;
+    const v = usable('bitmex').find((x) => x.id === 'bitmex-doc-get')!;
     const now = (Number(v.expires) - 30) * 1000 + 999; // ms; expires = floor(now / 1000) + 30
     expect(bitmexHeaders({ apiKey: v.apiKey ?? '', apiSecret: v.secret }, now, 'GET', v.path ?? '')).toEqual({
       'api-key': v.apiKey,
@@ -99,8 +109,8 @@ describe('bitmex signing (every vector in fixtures/bitmex/signing-vectors.json)'
 });
 
 describe('okx signing (every vector with a secret in fixtures/okx/signing-vectors.json)', () => {
-  const all = usable('okx');
-  it('has vectors to check', () => expect(all.length).toBe(3));
+  const all = collect('okx');
+  it('has vectors to check', () => expect(usable('okx').length).toBe(3));
   for (const v of all) {
     it(v.id, () => {
       const prehash = okxPrehash({ timestamp: String(v.timestamp), method: v.method ?? '', requestPath: v.requestPath ?? '', body: v.body ?? '' });
@@ -110,7 +120,7 @@ describe('okx signing (every vector with a secret in fixtures/okx/signing-vector
   }
 
   it('sends an ISO-8601 millisecond timestamp and the base64 signature', () => {
-    const v = all.find((x) => x.id === 'okx-derived-get-with-query')!;
+    const v = usable('okx').find((x) => x.id === 'okx-derived-get-with-query')!;
     const headers = okxHeaders({ apiKey: 'k', apiSecret: v.secret, passphrase: 'pp' }, Date.parse(String(v.timestamp)), 'GET', v.requestPath ?? '');
     expect(headers).toEqual({ 'OK-ACCESS-KEY': 'k', 'OK-ACCESS-SIGN': v.expectedSignature, 'OK-ACCESS-TIMESTAMP': v.timestamp, 'OK-ACCESS-PASSPHRASE': 'pp' });
   });

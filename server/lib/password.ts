@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { scryptSlots } from './semaphore';
 
 // scrypt parameters (DESIGN §5); stored with every hash so they can be raised later without a migration.
 const N = 16384;
@@ -6,10 +7,14 @@ const R = 8;
 const P = 1;
 const KEY_LEN = 64;
 
+/** Through the process-wide scrypt slots (lib/semaphore.ts): a sign-in flood waits or gets 503, the rest of the API stays fast. */
 function scryptAsync(password: string, salt: Buffer, keyLen: number, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, keyLen, opts, (err, key) => (err ? reject(err) : resolve(key)));
-  });
+  return scryptSlots.run(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password.normalize('NFKC'), salt, keyLen, opts, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url parts). */
@@ -35,6 +40,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
  */
 let dummy: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(16).toString('hex'));
+  // A refused first try (503 while the scrypt slots are full) must not stay cached for good.
+  dummy ??= hashPassword(randomBytes(16).toString('hex')).catch((err: unknown) => {
+    dummy = undefined;
+    throw err;
+  });
   return dummy;
 }

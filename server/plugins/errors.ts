@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { classifyDatabaseError, type DatabaseFailure } from '../db/errors';
 import { HttpError } from '../lib/http-error';
 
 type ValidationIssue = { instancePath: string; message?: string; keyword?: string; params?: Record<string, unknown> };
@@ -20,6 +21,18 @@ function fieldsOf(issues: ValidationIssue[]): Record<string, string> {
   }
   return fields;
 }
+
+/**
+ * A database that is unreachable or out of time is a temporary condition of the server, not a bug:
+ * 503 (not 504 — this server is not a gateway and the client's request did reach its origin; 503 is
+ * the status Retry-After is defined for, which load balancers and HTTP clients read as "send the
+ * same request again later"). Unreachable waits longer than contention (a lock or statement timeout).
+ */
+export const DATABASE_RETRY_AFTER_SECONDS: Record<DatabaseFailure['kind'], number> = { unavailable: 5, timeout: 2 };
+const DATABASE_MESSAGES: Record<DatabaseFailure['kind'], string> = {
+  unavailable: 'The database is unavailable: try again in a few seconds',
+  timeout: 'The database is busy: try again in a moment',
+};
 
 /**
  * One error shape for the whole API (DESIGN §5): `{ message }` plus `fields` for validation, the
@@ -52,6 +65,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type, rate limit).
       return reply.code(status).send({ message: err.message });
+    }
+    const db = classifyDatabaseError(err);
+    if (db) {
+      // One warn per outage (or per burst of timeouts) from the tracker; this request only a debug line.
+      const tracker = app.hasDecorator('dbStatus') ? app.dbStatus : null;
+      if (db.kind === 'unavailable') tracker?.unavailable(db, req.log, Date.now() - reply.elapsedTime);
+      else tracker?.timedOut(db, req.log);
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS[db.kind]));
+      return reply.code(503).send({ message: DATABASE_MESSAGES[db.kind] });
     }
     // A drizzle error's message holds the SQL and its parameters (password hashes, tokens): log the cause only.
     const cause = (err as { cause?: unknown }).cause;

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -12,16 +11,43 @@ export const NON_SPA_PREFIXES = ['/v1', '/sim', '/docs'] as const;
 const isUnder = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
 
 /**
- * The Content-Security-Policy of the app (DESIGN §5). Mantine injects inline styles; pixi runs
- * without eval through `pixi.js/unsafe-eval`; the SPA talks to this origin (REST + WebSocket, which
- * CSP 'self' does not cover in every browser), the exchanges' public hosts and Sentry.
+ * Source maps are built (`build.sourcemap: 'hidden'`, for an error-reporting upload) but never
+ * served: they would hand out the app's source. Checked on the decoded path, so `%2Emap` is one too.
  */
-export function contentSecurityPolicy(sentryDsn: string | undefined) {
-  const sentryOrigin = sentryDsn ? new URL(sentryDsn).origin : null;
-  const sameOriginWs = (req: IncomingMessage) => {
-    const host = req.headers.host;
-    return host && /^[\w.:[\]-]+$/.test(host) ? `ws://${host} wss://${host}` : "'self'";
-  };
+export function isSourceMapPath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // a malformed escape is not a file name the static plugin would serve either
+  }
+  return /\.map\/*$/i.test(decoded);
+}
+
+/**
+ * The WebSocket source of the public address: `ws://host[:port]` for an http PUBLIC_URL, `wss://…` for
+ * https (CSP3 lets a `ws:` source match `wss:` to the same host too).
+ */
+export function publicWsSource(publicUrl: string): string {
+  const url = new URL(publicUrl);
+  return `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}`;
+}
+
+/**
+ * The Content-Security-Policy of the app (DESIGN §5). Mantine injects inline styles; pixi runs
+ * without eval through `pixi.js/unsafe-eval`; the SPA talks to this origin (REST + WebSocket), the
+ * exchanges' public hosts and Sentry.
+ *
+ * The app's own WebSocket: CSP3 `'self'` matches ws/wss to the page's own host and port — checked in
+ * Chromium 156 (a page at http://127.0.0.1:<port> with `connect-src 'self'` opens
+ * ws://127.0.0.1:<port>; with `connect-src 'none'` it is blocked), so a user who reaches the app at
+ * another address than PUBLIC_URL (127.0.0.1 for localhost, a LAN IP) still connects. For browsers
+ * whose `'self'` leaves WebSockets out (CSP2), the public address is listed explicitly. It comes from
+ * PUBLIC_URL (config), never from the request's Host header, which the client chooses.
+ */
+export function contentSecurityPolicy(opts: SecurityHeaderOptions) {
+  const sentryOrigin = opts.sentryDsn ? new URL(opts.sentryDsn).origin : null;
   return {
     useDefaults: true,
     directives: {
@@ -31,11 +57,17 @@ export function contentSecurityPolicy(sentryDsn: string | undefined) {
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
       workerSrc: ["'self'", 'blob:'],
-      connectSrc: ["'self'", sameOriginWs, ...liveConnectSources(), ...(sentryOrigin ? [sentryOrigin] : [])],
+      connectSrc: ["'self'", publicWsSource(opts.publicUrl), ...liveConnectSources(), ...(sentryOrigin ? [sentryOrigin] : [])],
       // Plain-http deployments (e.g. http://192.168.x.x:8080) must keep loading their own assets.
       upgradeInsecureRequests: null,
     },
   };
+}
+
+export interface SecurityHeaderOptions {
+  /** The address users reach the app at (config PUBLIC_URL, default `http://localhost:<PORT>`). */
+  publicUrl: string;
+  sentryDsn: string | undefined;
 }
 
 export interface WebOptions {
@@ -44,8 +76,8 @@ export interface WebOptions {
 }
 
 /** helmet's headers on every response, with the app's Content-Security-Policy. */
-export async function registerSecurityHeaders(app: FastifyInstance, sentryDsn: string | undefined): Promise<void> {
-  await app.register(helmet, { contentSecurityPolicy: contentSecurityPolicy(sentryDsn) });
+export async function registerSecurityHeaders(app: FastifyInstance, opts: SecurityHeaderOptions): Promise<void> {
+  await app.register(helmet, { contentSecurityPolicy: contentSecurityPolicy(opts) });
 }
 
 /**
@@ -62,6 +94,8 @@ export async function registerSpa(app: FastifyInstance, opts: WebOptions): Promi
       index: false,
       dotfiles: 'ignore',
       cacheControl: false,
+      // A denied path goes to the not-found handler below, which answers it with a JSON 404.
+      allowedPath: (pathName) => !isSourceMapPath(pathName),
       setHeaders: (reply, filePath) => {
         // Vite fingerprints everything under assets/: cache it for good; HTML must be revalidated.
         reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -79,7 +113,9 @@ export async function registerSpa(app: FastifyInstance, opts: WebOptions): Promi
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url;
-    const spaRoute = (req.method === 'GET' || req.method === 'HEAD') && !NON_SPA_PREFIXES.some((p) => isUnder(url, p));
+    // A missing file under /assets (an old bundle's chunk after a deploy) is a 404, never the SPA's HTML.
+    const spaRoute =
+      (req.method === 'GET' || req.method === 'HEAD') && !NON_SPA_PREFIXES.some((p) => isUnder(url, p)) && !isUnder(url, '/assets') && !isSourceMapPath(url);
     if (spaRoute && hasSpa) return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     const message = spaRoute ? 'The web app is not built: run `npm run build` (npm start does it for you)' : `Not found: ${req.method} ${url.split('?')[0]}`;
     return reply.code(404).send({ message });

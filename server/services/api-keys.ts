@@ -6,7 +6,9 @@ import { apiKeys, type ApiKeyRow } from '../db/schema-api-keys';
 import type { ExchangeCredentials } from '../exchanges/transport';
 import { HttpError, notFound } from '../lib/http-error';
 import { maskKey, open, seal, WrongPasswordError } from '../lib/secret-box';
+import { scryptSlots } from '../lib/semaphore';
 import { simPassphrase, simSecret } from '../sim/private';
+import type { KeyPasswordLimiter } from './key-password-limit';
 import type { KeyValidator } from './key-validation';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
@@ -47,7 +49,8 @@ export async function createApiKey(db: Db, validator: KeyValidator, ownerId: str
   const permissions = await validator.permissions(body.exchange, body.network, creds);
   const id = randomUUID();
   const payload: SecretPayload = { k: creds.apiKey, s: creds.apiSecret, ...(creds.passphrase ? { p: creds.passphrase } : {}) };
-  const sealed = await seal(JSON.stringify(payload), body.keyPassword, aadOf({ id, userId: ownerId, exchange: body.exchange, network: body.network }));
+  const aad = aadOf({ id, userId: ownerId, exchange: body.exchange, network: body.network });
+  const sealed = await scryptSlots.run(() => seal(JSON.stringify(payload), body.keyPassword, aad));
   const [row] = await db
     .insert(apiKeys)
     .values({
@@ -106,12 +109,15 @@ export async function deleteApiKey(db: Db, ownerId: string, id: string): Promise
 
 /**
  * The decrypted credentials of a stored key, for the server-side trading calls (DESIGN §3:
- * the key password arrives in `X-Key-Password`). 403 'Wrong key password' when it does not open.
+ * the key password arrives in `X-Key-Password`). 403 'Wrong key password' when it does not open;
+ * 429 (Retry-After) past the wrong-password limits of `limiter` (`app.keyPasswordLimiter`); 503 when
+ * the process's scrypt slots are full (lib/semaphore.ts).
  */
-export async function openApiKey(row: ApiKeyRow, keyPassword: string): Promise<ExchangeCredentials> {
+export async function openApiKey(limiter: KeyPasswordLimiter, row: ApiKeyRow, keyPassword: string): Promise<ExchangeCredentials> {
   let plaintext: string;
   try {
-    plaintext = await open({ ciphertext: row.ciphertext, iv: row.iv, tag: row.tag, salt: row.kdfSalt, kdf: row.kdfParams }, keyPassword, aadOf(row));
+    const sealed = { ciphertext: row.ciphertext, iv: row.iv, tag: row.tag, salt: row.kdfSalt, kdf: row.kdfParams };
+    plaintext = await limiter.attempt({ userId: row.userId, keyId: row.id }, keyPassword, () => scryptSlots.run(() => open(sealed, keyPassword, aadOf(row))));
   } catch (err) {
     if (err instanceof WrongPasswordError) throw new HttpError(403, WRONG_KEY_PASSWORD, { keyPassword: WRONG_KEY_PASSWORD });
     throw err;
@@ -121,9 +127,16 @@ export async function openApiKey(row: ApiKeyRow, keyPassword: string): Promise<E
 }
 
 /** `POST /v1/api-keys/{id}/verify`: opens the key and asks the exchange again; stores what it says now. */
-export async function verifyApiKey(db: Db, validator: KeyValidator, ownerId: string, id: string, keyPassword: string): Promise<ApiKeyRow> {
+export async function verifyApiKey(
+  db: Db,
+  validator: KeyValidator,
+  limiter: KeyPasswordLimiter,
+  ownerId: string,
+  id: string,
+  keyPassword: string,
+): Promise<ApiKeyRow> {
   const row = await getApiKey(db, ownerId, id);
-  const creds = await openApiKey(row, keyPassword);
+  const creds = await openApiKey(limiter, row, keyPassword);
   const permissions = await validator.permissions(row.exchange, row.network, creds);
   const [updated] = await db.update(apiKeys).set({ permissions, lastValidatedAt: new Date() }).where(eq(apiKeys.id, row.id)).returning();
   return updated;

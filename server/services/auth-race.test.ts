@@ -48,7 +48,7 @@ describe('two instances on one PostgreSQL', () => {
   let clientB: TestClient;
   const handles: DatabaseHandle[] = [];
   let drop: () => Promise<void> = async () => undefined;
-  const config = testConfig({ AUTH_RATE_LIMIT_MAX: 100_000, LOG_LEVEL: 'silent' });
+  const config = testConfig({ AUTH_RATE_LIMIT_MAX: 100_000, SESSION_RATE_LIMIT_MAX: 100_000, LOG_LEVEL: 'silent' });
 
   beforeAll(async () => {
     const created = await createPostgresDatabase();

@@ -7,6 +7,9 @@ import { users } from '../db/schema';
 import { fills, type NewFillRow } from '../db/schema-fills';
 import { badRequest } from '../lib/http-error';
 
+/** numeric(38,12): what the amount columns of `fills` hold before the point. */
+const FILL_AMOUNT_LIMIT = 1e26;
+
 /** One execution as trading (or an import) reports it; see `fillInputSchema` for the units. */
 export interface RecordFill {
   userId: string;
@@ -87,6 +90,16 @@ export async function importFills(db: Db, parsed: ParsedImport): Promise<ImportF
     for (const row of await db.select({ id: users.id }).from(users).where(inArray(users.id, ids))) knownIds.add(row.id);
   }
   const records: RecordFill[] = parsed.fills.map((f, i) => {
+    // Each given number fits its column (the contract); a derived one may not: qty × price, ÷ price.
+    const derived = toFillRow({ ...f, userId: '', time: new Date(0) });
+    for (const field of ['notionalUsd', 'notionalXbt'] as const) {
+      const value = derived[field];
+      if (typeof value === 'number' && !(Math.abs(value) < FILL_AMOUNT_LIMIT)) {
+        const name = `fills.${i}.${field}`;
+        const how = field === 'notionalUsd' ? 'qty × price' : 'notionalUsd ÷ price';
+        throw badRequest(`Invalid ${name}: ${how} is too large for a fill (row ${i + 1})`, { [name]: `${how} has more than 26 digits before the decimal point` });
+      }
+    }
     const userId = f.userId ?? (f.email ? byEmail.get(f.email) : undefined);
     if (!userId || (f.userId && !knownIds.has(f.userId))) {
       const field = f.userId ? `fills.${i}.userId` : `fills.${i}.email`;

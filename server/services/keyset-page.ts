@@ -1,6 +1,6 @@
 import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { PageMeta } from '../../src/api/contracts/common';
+import { isStorableInstant, type PageMeta } from '../../src/api/contracts/common';
 import { badRequest } from '../lib/http-error';
 
 /**
@@ -28,7 +28,9 @@ export function decodeCursor(cursor: string): Position & { dir: Direction } {
     if (raw && typeof raw === 'object') {
       const { t, i, d } = raw as Record<string, unknown>;
       const time = typeof t === 'string' ? new Date(t) : null;
-      if (time && !Number.isNaN(time.getTime()) && typeof i === 'string' && UUID_RE.test(i) && (d === 'next' || d === 'prev')) {
+      // Only instants a timestamptz holds: a JS Date reaches years PostgreSQL refuses (year 0,
+      // -1000, +200000), and such a cursor once reached the query and answered 500.
+      if (time && isStorableInstant(time.getTime()) && typeof i === 'string' && UUID_RE.test(i) && (d === 'next' || d === 'prev')) {
         return { time, id: i, dir: d };
       }
     }

@@ -12,11 +12,26 @@ import WebSocket from 'ws';
 import simPlugin, { type SimPluginOptions } from './index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** `shared/` sits beside the repository (CI clones main with shared/ next to it). */
-export const FIXTURES_DIR = path.resolve(here, '../../../shared/exchanges/fixtures');
+/** The exchange fixtures, in the repository (`tests/fixtures/exchanges/README.md` says where they come from). */
+export const FIXTURES_DIR = path.resolve(here, '../../tests/fixtures/exchanges');
 
+/**
+ * One exchange fixture, parsed. Call it inside a test (or a hook), never at module load or in a
+ * `describe` body: a missing or broken file then fails the one test that needs it, with its path.
+ */
 export function fixture<T = unknown>(exchange: string, file: string): T {
-  return JSON.parse(readFileSync(path.join(FIXTURES_DIR, exchange, file), 'utf8')) as T;
+  const full = path.join(FIXTURES_DIR, exchange, file);
+  let text: string;
+  try {
+    text = readFileSync(full, 'utf8');
+  } catch (cause) {
+    throw new Error(`cannot read exchange fixture ${full}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { cause });
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (cause) {
+    throw new Error(`exchange fixture ${full} is not valid JSON: ${String(cause)}`, { cause });
+  }
 }
 
 /**

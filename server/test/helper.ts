@@ -184,8 +184,9 @@ export const uniqueEmail = (prefix = 'user') => `${prefix}-${process.pid}-${Date
 
 export async function createTestApp(driver: TestDriver, overrides: Partial<Config> = {}, deps: Partial<AppDeps> = {}): Promise<TestApp> {
   const database = await createTestDatabase(driver);
-  // Generous auth rate limits so suites do not trip them; the rate-limit test lowers them itself.
-  const config = testConfig({ AUTH_RATE_LIMIT_MAX: 10_000, LOG_LEVEL: 'silent', ...overrides });
+  // Generous route rate limits so suites do not trip them; the rate-limit tests lower them themselves.
+  // (The key-password limits keep their defaults: only the limit tests send more than a few wrong ones.)
+  const config = testConfig({ AUTH_RATE_LIMIT_MAX: 10_000, SESSION_RATE_LIMIT_MAX: 10_000, SIM_CREDENTIALS_RATE_LIMIT_MAX: 10_000, LOG_LEVEL: 'silent', ...overrides });
   const mailer = new RecordingMailer();
   let app: FastifyInstance;
   try {

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -13,12 +14,15 @@ import {
 import { errorResponseSchema, idParamSchema } from '../../../src/api/contracts/common';
 import { transactionsPageSchema, transactionsQuerySchema } from '../../../src/api/contracts/funded-users';
 import { notFound } from '../../lib/http-error';
+import { humanDuration } from '../../lib/retry-later';
 import { currentUser } from '../../plugins/authenticate';
 import { createApiKey, deleteApiKey, getApiKey, listApiKeys, renameApiKey, simCredentials, toApiKeyDto, verifyApiKey } from '../../services/api-keys';
 import { simState, type InjectFn, type KeyValidator } from '../../services/key-validation';
 import { listTransactions } from '../../services/transactions';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+/** Routes that derive a key password (scrypt): 429 past the wrong-password limits, 503 when the scrypt slots are full. */
+const scryptErrors = { 429: errorResponseSchema, 503: errorResponseSchema };
 const security = [{ bearerAuth: [] }];
 
 export interface ApiKeyRouteOptions {
@@ -32,6 +36,13 @@ export interface ApiKeyRouteOptions {
  * secret or passphrase; bodies of these routes are never logged (app.ts redaction).
  */
 export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (app, opts) => {
+  // Per signed-in user (the rate-limit hook runs after requireUser): each call reaches the simulator.
+  const simCredentialsLimit = {
+    max: app.config.SIM_CREDENTIALS_RATE_LIMIT_MAX,
+    timeWindow: app.config.AUTH_RATE_LIMIT_WINDOW_MS,
+    keyGenerator: (req: FastifyRequest) => `user:${req.authUser?.id ?? req.ip}`,
+  };
+
   app.get(
     '',
     { onRequest: app.requireUser, schema: { tags: ['api-keys'], summary: 'Your API keys, newest first', security, response: { 200: apiKeyListSchema, ...errors } } },
@@ -47,7 +58,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
         summary: 'Add a key: checked with the exchange (not stored if refused), stored encrypted under the key password',
         security,
         body: createApiKeyBodySchema,
-        response: { 201: apiKeySchema, 502: errorResponseSchema, ...errors },
+        response: { 201: apiKeySchema, 502: errorResponseSchema, 503: errorResponseSchema, ...errors },
       },
     },
     async (req, reply) => {
@@ -61,12 +72,13 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
     '/sim-credentials',
     {
       onRequest: app.requireUser,
+      config: { rateLimit: simCredentialsLimit },
       schema: {
         tags: ['api-keys'],
         summary: 'Simulator mode only: a key and secret the market simulator accepts',
         security,
         body: simCredentialsBodySchema,
-        response: { 200: simCredentialsSchema, ...errors },
+        response: { 200: simCredentialsSchema, 429: errorResponseSchema, ...errors },
       },
     },
     async (req) => {
@@ -109,14 +121,18 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
       onRequest: app.requireUser,
       schema: {
         tags: ['api-keys'],
-        summary: `Check the key with the exchange again (key password in ${KEY_PASSWORD_HEADER}); 403 '${'Wrong key password'}' when it does not open the key`,
+        summary:
+          `Check the key with the exchange again (key password in ${KEY_PASSWORD_HEADER}); 403 '${'Wrong key password'}' when it does not open the key, ` +
+          `429 with Retry-After after ${app.config.KEY_PASSWORD_MAX_PER_KEY} wrong ones for the key or ${app.config.KEY_PASSWORD_MAX_PER_USER} for the user ` +
+          `in ${humanDuration(app.config.KEY_PASSWORD_WINDOW_MS)}`,
         security,
         params: idParamSchema,
         headers: keyPasswordHeadersSchema,
-        response: { 200: apiKeySchema, 502: errorResponseSchema, ...errors },
+        response: { 200: apiKeySchema, 502: errorResponseSchema, ...scryptErrors, ...errors },
       },
     },
-    async (req) => toApiKeyDto(await verifyApiKey(app.db, opts.validator, currentUser(req).id, req.params.id, req.headers[KEY_PASSWORD_HEADER])),
+    async (req) =>
+      toApiKeyDto(await verifyApiKey(app.db, opts.validator, app.keyPasswordLimiter, currentUser(req).id, req.params.id, req.headers[KEY_PASSWORD_HEADER])),
   );
 
   app.get(

@@ -26,6 +26,8 @@ const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorR
 /** `/v1/auth/*` (SPEC §7, DESIGN §5). Credential-guessing routes are rate-limited per client IP and route. */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const rateLimit = { max: app.config.AUTH_RATE_LIMIT_MAX, timeWindow: app.config.AUTH_RATE_LIMIT_WINDOW_MS };
+  // Refresh and sign-out guess nothing (a 256-bit token) but write to the database: a looser cap per client IP.
+  const sessionRateLimit = { max: app.config.SESSION_RATE_LIMIT_MAX, timeWindow: app.config.AUTH_RATE_LIMIT_WINDOW_MS };
   const ctx = app.authContext;
 
   app.post(
@@ -51,6 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/refresh',
     {
+      config: { rateLimit: sessionRateLimit },
       schema: {
         tags: ['auth'],
         summary: 'New token pair for `Authorization: Bearer <refreshToken>`; the presented token is rotated',
@@ -68,6 +71,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/signout',
     {
+      config: { rateLimit: sessionRateLimit },
       schema: {
         tags: ['auth'],
         summary: 'End this sign-in: by the Bearer access token, or by `{ refreshToken }`',

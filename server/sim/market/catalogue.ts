@@ -1,6 +1,6 @@
 /**
  * The simulated symbol universe: ~20 perpetuals per exchange with the exchanges' own ids, tick
- * sizes, lot sizes and contract values. BTC rows copy the fixtures in /work/shared/exchanges;
+ * sizes, lot sizes and contract values. BTC rows copy the exchange fixtures (tests/fixtures/exchanges);
  * the rest are plausible real-world values (the sim never claims to mirror today's live specs).
  */
 

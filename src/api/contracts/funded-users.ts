@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pagedSchema, pageQuerySchema, roleSchema } from './common';
+import { decimalSchema, instantSchema, pagedSchema, pageQuerySchema, roleSchema } from './common';
 
 /**
  * Funded users, their trade settings and the transactions recorded on their API keys (DESIGN §4:
@@ -51,23 +51,37 @@ const symbolSchema = z
   .toUpperCase()
   .regex(/^[A-Z0-9][A-Z0-9._:/-]{0,39}$/, 'Use exchange symbols such as BTCUSDT, XBTUSD or BTC-USDT-SWAP');
 
+/** `trade_settings` columns (server/db/schema-api-keys.ts): numeric(9,4) percent and leverage, numeric(24,8) money. */
+const RATIO_COLUMN = { precision: 9, scale: 4 } as const;
+const MONEY_COLUMN = { precision: 24, scale: 8 } as const;
+
 /**
  * Per-user limits the server enforces on every order (DESIGN §4). `null` = no limit; an empty
- * `allowedSymbols` = every symbol.
+ * `allowedSymbols` = every symbol. Each number fits its column exactly: more decimals than the
+ * column keeps are refused (`0.00001` %, `1e-9` USD would be stored as 0).
  */
 export const tradeSettingsFieldsSchema = z.object({
   /** Largest loss one trade may risk, in % of the balance (entry → stop). */
-  maxRiskPercent: z.number().positive('Must be above 0').max(TRADE_SETTINGS_LIMITS.maxRiskPercent, 'At most 100 %').nullable(),
+  maxRiskPercent: decimalSchema(z.number().positive('Must be above 0').max(TRADE_SETTINGS_LIMITS.maxRiskPercent, 'At most 100 %'), RATIO_COLUMN).nullable(),
   /** Largest position notional, in the quote / settlement currency's USD value. */
-  maxPositionNotional: z.number().positive('Must be above 0').max(1e12).nullable(),
-  maxLeverage: z.number().min(1, 'At least 1').max(TRADE_SETTINGS_LIMITS.maxLeverage, 'At most 125').nullable(),
+  maxPositionNotional: decimalSchema(z.number().positive('Must be above 0').max(1e12, 'At most 1,000,000,000,000'), MONEY_COLUMN).nullable(),
+  maxLeverage: decimalSchema(z.number().min(1, 'At least 1').max(TRADE_SETTINGS_LIMITS.maxLeverage, 'At most 125'), RATIO_COLUMN).nullable(),
   /** Realised + unrealised loss in one UTC day after which new orders are refused, USD. */
-  dailyLossLimit: z.number().positive('Must be above 0').max(1e12).nullable(),
+  dailyLossLimit: decimalSchema(z.number().positive('Must be above 0').max(1e12, 'At most 1,000,000,000,000'), MONEY_COLUMN).nullable(),
   allowedSymbols: z.array(symbolSchema).max(TRADE_SETTINGS_LIMITS.allowedSymbols, 'At most 200 symbols'),
 });
 
-export const tradeSettingsSchema = tradeSettingsFieldsSchema.extend({
+/**
+ * Trade settings as stored and answered. Deliberately looser than the input rules: a row written
+ * before those rules (e.g. a limit rounded to 0) must still be shown, so an admin can correct it.
+ */
+export const tradeSettingsSchema = z.object({
   userId: z.uuid(),
+  maxRiskPercent: z.number().nullable(),
+  maxPositionNotional: z.number().nullable(),
+  maxLeverage: z.number().nullable(),
+  dailyLossLimit: z.number().nullable(),
+  allowedSymbols: z.array(z.string()),
   /** Null while the user has no stored settings (all limits off). */
   updatedAt: z.iso.datetime().nullable(),
   updatedBy: z.uuid().nullable(),
@@ -134,17 +148,20 @@ export const createTransactionBodySchema = z
     userId: z.uuid().optional(),
     apiKeyId: z.uuid('Choose an API key'),
     type: transactionTypeSchema,
-    amount: z
-      .number({ error: 'Enter an amount' })
-      .finite()
-      .refine((n) => n !== 0, 'Amount cannot be 0')
-      .refine((n) => Math.abs(n) <= 1e12, 'Amount is too large'),
+    // `transactions.amount` is numeric(30,10): a 10th decimal is the last one kept.
+    amount: decimalSchema(
+      z
+        .number({ error: 'Enter an amount' })
+        .refine((n) => n !== 0, 'Amount cannot be 0')
+        .refine((n) => Math.abs(n) <= 1e12, 'Amount is too large'),
+      { precision: 30, scale: 10 },
+    ),
     currency: z
       .string()
       .trim()
       .toUpperCase()
       .regex(/^[A-Z0-9]{2,10}$/, 'Use a currency code such as USDT, USD or XBT'),
-    occurredAt: z.iso.datetime({ offset: true, error: 'Enter the date and time it happened' }),
+    occurredAt: instantSchema('Enter the date and time it happened'),
     note: z.string().trim().max(500, 'Note must be at most 500 characters').optional(),
   })
   .strict()

@@ -14,3 +14,4 @@ export * from './invitations';
 export * from './trading-volume';
 export * from './user-admin';
 export * from './alerts';
+export * from './health';

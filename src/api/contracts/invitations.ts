@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSchema } from './auth';
-import { pagedSchema, pageQuerySchema, roleSchema } from './common';
+import { instantSchema, pagedSchema, pageQuerySchema, roleSchema } from './common';
 
 /**
  * Where an invitation stands (DESIGN §4): `unused` (uses left, not expired), `used` (every use
@@ -49,8 +49,7 @@ export const createInvitationsBodySchema = z.object({
     .min(1, 'Generate at least 1 code')
     .max(INVITATIONS_MAX_PER_REQUEST, `Generate at most ${INVITATIONS_MAX_PER_REQUEST} codes at once`),
   maxUses: z.number().int('Enter a whole number').min(1, 'A code admits at least 1 sign-up').max(1000).default(1),
-  expiresAt: z.iso
-    .datetime({ offset: true, message: 'Enter a date and time' })
+  expiresAt: instantSchema('Enter a date and time')
     .nullable()
     .default(null)
     .refine((v) => v === null || new Date(v).getTime() > Date.now(), 'The expiry must be in the future'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currencySchema, pagedSchema, pageQuerySchema, roleSchema, type Currency, type ExchangeId, type Network } from './common';
+import { currencySchema, decimalSchema, INPUT_YEAR_MIN, pagedSchema, pageQuerySchema, roleSchema, type Currency, type ExchangeId, type Network } from './common';
 
 /**
  * Exchanges of the referral programme (SPEC §1: BITMEX and BINANCE, upper-case). The order is the
@@ -32,17 +32,24 @@ const MONTH_RE = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/;
 export function parseMonth(value: string): Date | null {
   const text = value.trim();
   const short = MONTH_RE.exec(text);
+  let year: number;
+  let monthIndex: number;
   if (short) {
-    const year = Number(short[1]);
-    const month = Number(short[2]);
+    year = Number(short[1]);
+    monthIndex = Number(short[2]) - 1;
     const day = short[3] === undefined ? 1 : Number(short[3]);
-    if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-    return new Date(Date.UTC(year, month - 1, 1));
+    if (monthIndex < 0 || monthIndex > 11 || day < 1 || day > 31) return null;
+  } else {
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
+    const instant = new Date(text);
+    if (Number.isNaN(instant.getTime())) return null;
+    year = instant.getUTCFullYear();
+    monthIndex = instant.getUTCMonth();
   }
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(text)) return null;
-  const instant = new Date(text);
-  if (Number.isNaN(instant.getTime())) return null;
-  return new Date(Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), 1));
+  // Months the database stores and reads back (contracts/common.ts INPUT_YEAR_MIN); an offset can
+  // also push `9999-12-31T23:30-01:00` into the year 10000.
+  if (year < INPUT_YEAR_MIN || year > 9999) return null;
+  return new Date(Date.UTC(year, monthIndex, 1));
 }
 
 /** A month as input (`YYYY-MM`, `YYYY-MM-DD` or ISO date-time) → the ISO string of its first day, UTC. */
@@ -97,14 +104,17 @@ export const referralVolumeQuerySchema = z
   .refine((q) => q.currency === currencyOffered(q.exchange, q.currency), { path: ['currency'], message: 'XBT is offered only for BITMEX' });
 export type ReferralVolumeQuery = z.infer<typeof referralVolumeQuerySchema>;
 
+/** `referral_exchange_months` and `referrer_incomes` amounts are numeric(38,12) (server/db/schema-referrals.ts). */
+const REFERRAL_AMOUNT_COLUMN = { precision: 38, scale: 12 } as const;
+
 /**
  * `PATCH /v1/referrals/volume` (admin): the exchange's monthly totals for one exchange, network and
  * currency — one month from the form, or many from an import. An existing month is replaced.
  */
 export const exchangeMonthEntrySchema = z.object({
   date: monthSchema,
-  totalExchangeVolume: z.number().finite().min(0, 'Volume cannot be negative'),
-  totalExchangeIncome: z.number().finite().min(0, 'Income cannot be negative'),
+  totalExchangeVolume: decimalSchema(z.number().min(0, 'Volume cannot be negative'), REFERRAL_AMOUNT_COLUMN),
+  totalExchangeIncome: decimalSchema(z.number().min(0, 'Income cannot be negative'), REFERRAL_AMOUNT_COLUMN),
 });
 export const exchangeVolumeBodySchema = z
   .object({
@@ -127,7 +137,7 @@ export const incomeSubmissionSchema = z.object({
   type: z.literal('user'),
   userId: z.uuid(),
   date: monthSchema,
-  income: z.number().finite().min(0, 'Income cannot be negative').max(1e12),
+  income: decimalSchema(z.number().min(0, 'Income cannot be negative').max(1e12, 'At most 1,000,000,000,000'), REFERRAL_AMOUNT_COLUMN),
 });
 export type IncomeSubmission = z.input<typeof incomeSubmissionSchema>;
 export const incomeSubmissionQuerySchema = z.object({ testnet: z.stringbool().default(false) });

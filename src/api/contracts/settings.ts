@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exchangeIdSchema } from './common';
+import { exchangeIdSchema, jsonDepth } from './common';
 
 /** Drawing colours (SPEC §3: yellow, green, red, blue; default blue) — the chart engine's own names. */
 export const DRAWING_COLOR_NAMES = ['yellow', 'green', 'red', 'blue'] as const;
@@ -79,6 +79,12 @@ export const NAMED_LAYOUTS_MAX = 20;
 /** Cap on all named layouts together, so one PATCH with both keys stays under 1 MB. */
 export const NAMED_LAYOUTS_MAX_BYTES = 600_000;
 export const LAYOUT_NAME_MAX = 40;
+/**
+ * Cap on how deep a layout model nests. flexlayout models nest a few levels per split (row →
+ * children → tabset → tab → config); a model past this is not a layout, and a 5,000-deep one
+ * once overflowed the stack (500) on its way to the database.
+ */
+export const LAYOUT_MAX_DEPTH = 48;
 
 const jsonBytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
 
@@ -94,6 +100,7 @@ export const storedLayoutSchema = z
     savedAt: z.number().int().nonnegative(),
     model: z.record(z.string(), z.unknown()),
   })
+  .refine((layout) => jsonDepth(layout.model) <= LAYOUT_MAX_DEPTH, { message: `Layout is nested too deeply (at most ${LAYOUT_MAX_DEPTH} levels)`, path: ['model'], abort: true })
   .refine((layout) => jsonBytes(layout.model) <= LAYOUT_MAX_BYTES, { message: 'Layout is too large', path: ['model'] });
 export type StoredLayout = z.infer<typeof storedLayoutSchema>;
 

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { emailSchema } from './auth';
-import { exchangeIdSchema, networkSchema, pagedSchema } from './common';
+import { decimalSchema, exchangeIdSchema, instantSchema, networkSchema, pagedSchema } from './common';
 import { monthSchema } from './referrals';
 
 export const FILL_SIDES = ['BUY', 'SELL'] as const;
 export const fillSideSchema = z.enum(FILL_SIDES);
 export type FillSide = z.infer<typeof fillSideSchema>;
+
+/** `fills` amounts are numeric(38,12) (server/db/schema-fills.ts). */
+const FILL_COLUMN = { precision: 38, scale: 12 } as const;
 
 /** Exchange ids in any case (`BITMEX`, `bitmex`), as imports from exchange exports spell them. */
 const anyCaseExchangeId = z.preprocess((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v), exchangeIdSchema);
@@ -17,6 +20,8 @@ const anyCaseExchangeId = z.preprocess((v) => (typeof v === 'string' ? v.trim().
  * qty × price (right for linear USD(T) contracts; give it for inverse contracts, where qty is in
  * USD). `notionalXbt` is the XBT value when the exchange reports one (BitMEX); for BTC/XBT
  * instruments it defaults to notionalUsd ÷ price. `feeUsd` is the fee in USD (negative = rebate).
+ * Every number fits the `fills` columns, numeric(38,12): at most 26 digits before the point and
+ * 12 after.
  */
 export const fillInputSchema = z
   .object({
@@ -27,12 +32,12 @@ export const fillInputSchema = z
     network: networkSchema.default('MAINNET'),
     symbol: z.string().trim().min(1).max(64),
     side: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), fillSideSchema),
-    qty: z.number().finite().positive(),
-    price: z.number().finite().positive(),
-    notionalUsd: z.number().finite().nonnegative().optional(),
-    notionalXbt: z.number().finite().nonnegative().optional(),
-    feeUsd: z.number().finite().default(0),
-    time: z.iso.datetime({ offset: true }),
+    qty: decimalSchema(z.number().positive(), FILL_COLUMN),
+    price: decimalSchema(z.number().positive(), FILL_COLUMN),
+    notionalUsd: decimalSchema(z.number().nonnegative(), FILL_COLUMN).optional(),
+    notionalXbt: decimalSchema(z.number().nonnegative(), FILL_COLUMN).optional(),
+    feeUsd: decimalSchema(z.number(), FILL_COLUMN).default(0),
+    time: instantSchema('Enter the time as an ISO date-time'),
   })
   .refine((f) => f.userId !== undefined || f.email !== undefined, { path: ['email'], message: 'Give the user as userId or email' });
 export type FillInput = z.input<typeof fillInputSchema>;

@@ -13,8 +13,8 @@ import { aggregateCandles } from './aggregate';
 import { INTERVAL_SECONDS } from './intervals';
 import { createMarketAdapter, pageEndBefore, type Candle, type ConnectionStatus, type Interval, type MarketAdapter } from './index';
 
-const PORT = 8131;
-const BASE = `http://127.0.0.1:${PORT}/sim`;
+/** Set once the simulator listens on a free port (a fixed one collides with other runs on the machine). */
+let BASE = '';
 const SYMBOL: Record<ExchangeId, string> = { binance: 'BTCUSDT', bybit: 'BTCUSDT', okx: 'BTCUSDT', bitmex: 'XBTUSD' };
 const EXCHANGES = ['binance', 'bybit', 'okx', 'bitmex'] as const;
 
@@ -89,7 +89,9 @@ beforeAll(async () => {
   app = Fastify();
   await app.register(websocket);
   await app.register(simPlugin, { prefix: '/sim', now: clock, pushIntervalMs: 100 });
-  await app.listen({ port: PORT, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  BASE = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/sim`;
 });
 
 afterAll(async () => {

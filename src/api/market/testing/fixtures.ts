@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The shared exchange fixtures (`/work/shared/exchanges/fixtures`, beside the repository). */
-export const FIXTURES_DIR = fileURLToPath(new URL('../../../../../shared/exchanges/fixtures/', import.meta.url));
+/** The exchange fixtures, in the repository (`tests/fixtures/exchanges/README.md` says where they come from). */
+export const FIXTURES_DIR = fileURLToPath(new URL('../../../../tests/fixtures/exchanges/', import.meta.url));
 
 export interface FixtureEntry {
   file: string;
@@ -11,14 +11,30 @@ export interface FixtureEntry {
   provenance: string;
 }
 
-export function fixtureIndex(exchange: string): FixtureEntry[] {
-  return JSON.parse(readFileSync(`${FIXTURES_DIR}${exchange}/_index.json`, 'utf8')) as FixtureEntry[];
-}
+/*
+ * Call these inside a test, never at module load or in a `describe` body: a missing or broken file
+ * then fails the one test that needs it, and the error names the file.
+ */
 
 export function fixtureText(exchange: string, file: string): string {
-  return readFileSync(`${FIXTURES_DIR}${exchange}/${file}`, 'utf8');
+  const full = `${FIXTURES_DIR}${exchange}/${file}`;
+  try {
+    return readFileSync(full, 'utf8');
+  } catch (cause) {
+    throw new Error(`cannot read exchange fixture ${full}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { cause });
+  }
 }
 
 export function fixture(exchange: string, file: string): unknown {
-  return JSON.parse(fixtureText(exchange, file));
+  const text = fixtureText(exchange, file);
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new Error(`exchange fixture ${FIXTURES_DIR}${exchange}/${file} is not valid JSON: ${String(cause)}`, { cause });
+  }
+}
+
+/** The exchange's provenance index (`_index.json`): one entry per fixture file. */
+export function fixtureIndex(exchange: string): FixtureEntry[] {
+  return fixture(exchange, '_index.json') as FixtureEntry[];
 }
