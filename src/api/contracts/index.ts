@@ -15,3 +15,6 @@ export * from './trading-volume';
 export * from './user-admin';
 export * from './alerts';
 export * from './health';
+export * from './decimal';
+export * from './trading';
+export * from './risk';

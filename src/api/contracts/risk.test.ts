@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { estimatedLiquidationPrice, marginRequired, riskOf, rMultiple, sizeFromRisk, type InstrumentTerms } from './risk';
+
+const BTCUSDT: InstrumentTerms = { category: 'linear', contractSize: '1', stepSize: '0.001', minQty: '0.001', maxQty: '1000' };
+const OKX_BTC_USDT_SWAP: InstrumentTerms = { category: 'linear', contractSize: '0.01', stepSize: '0.01', minQty: '0.01', maxQty: '10000' };
+const XBTUSD: InstrumentTerms = { category: 'inverse', contractSize: '1', stepSize: '100', minQty: '100', maxQty: '10000000' };
+
+describe('risk sizing (DESIGN §3.4)', () => {
+  it('linear: 10,000 USDT × 1.5% ÷ |65,000 − 64,000| = 0.15 BTC', () => {
+    expect(sizeFromRisk({ terms: BTCUSDT, balance: '10000', riskPercent: 1.5, entry: '65000', stop: '64000' })).toEqual({
+      qty: '0.15',
+      riskAmount: '150',
+      idealQty: '0.15',
+      clamped: null,
+    });
+  });
+
+  it('rounds down to the step, so the money at risk never exceeds the budget', () => {
+    const r = sizeFromRisk({ terms: BTCUSDT, balance: '10000', riskPercent: 1, entry: '65000', stop: '64300' });
+    expect(r.qty).toBe('0.142'); // 100 / 700 = 0.142857…
+    expect(Number(r.riskAmount)).toBeLessThanOrEqual(100);
+    expect(r.riskAmount).toBe('99.4');
+  });
+
+  it('sizes OKX contracts of 0.01 BTC', () => {
+    expect(sizeFromRisk({ terms: OKX_BTC_USDT_SWAP, balance: '10000', riskPercent: 1.5, entry: '65000', stop: '64000' }).qty).toBe('15');
+  });
+
+  it('inverse: 1 XBT × 1% ÷ |1/60,000 − 1/62,000| contracts, down to lots of 100', () => {
+    // 0.01 ÷ (1/60000 − 1/62000) = 0.01 ÷ 5.376344e-7 = 18,600 USD contracts.
+    const r = sizeFromRisk({ terms: XBTUSD, balance: '1', riskPercent: 1, entry: '62000', stop: '60000' });
+    expect(r.qty).toBe('18600');
+    expect(Number(r.riskAmount)).toBeCloseTo(0.01, 6);
+    expect(Number(r.riskAmount)).toBeLessThanOrEqual(0.01);
+  });
+
+  it('says when the risk buys less than the smallest order or more than the largest', () => {
+    expect(sizeFromRisk({ terms: BTCUSDT, balance: '10', riskPercent: 1, entry: '65000', stop: '64000' })).toMatchObject({ qty: '0.001', clamped: 'min' });
+    expect(sizeFromRisk({ terms: BTCUSDT, balance: '1e9', riskPercent: 10, entry: '65000', stop: '64999' })).toMatchObject({ qty: '1000', clamped: 'max' });
+    expect(() => sizeFromRisk({ terms: BTCUSDT, balance: '1', riskPercent: 1, entry: '1', stop: '1' })).toThrow(/differ/);
+  });
+
+  it('risk of an order, R multiples, margin', () => {
+    expect(riskOf({ terms: BTCUSDT, qty: '0.15', entry: '65000', stop: '64000' })).toBe('150');
+    expect(rMultiple({ side: 'BUY', entry: '65000', stop: '64000', takeProfit: '67000' })).toBe('2');
+    expect(rMultiple({ side: 'SELL', entry: '65000', stop: '66000', takeProfit: '63500' })).toBe('1.5');
+    expect(marginRequired({ terms: BTCUSDT, qty: '0.15', price: '65000', leverage: 10 })).toBe('975');
+    expect(marginRequired({ terms: XBTUSD, qty: '10000', price: '50000', leverage: 5 })).toBe('0.04');
+  });
+
+  it('estimates the liquidation price of an isolated position (paper-economics.md, derived)', () => {
+    // Linear long 50× at 20,000 with 0.5% maintenance: 20000 × 0.98 / 0.995 = 19,698.49…
+    expect(estimatedLiquidationPrice({ category: 'linear', side: 'BUY', entry: '20000', leverage: 50, maintenanceRate: '0.005' })).toBe('19698.49246231');
+    expect(estimatedLiquidationPrice({ category: 'linear', side: 'SELL', entry: '20000', leverage: 50, maintenanceRate: '0.005' })).toBe('20298.50746269');
+    // Inverse long 100× at 50,000, 0.35%: 50000 / (1 + 0.01 − 0.0035)
+    expect(estimatedLiquidationPrice({ category: 'inverse', side: 'BUY', entry: '50000', leverage: 100, maintenanceRate: '0.0035' })).toBe('49677.09885743');
+    // A 1× inverse short is never liquidated (its margin covers any rise): 1 − 1 + 0.0035 > 0 still gives a price far away.
+    expect(Number(estimatedLiquidationPrice({ category: 'inverse', side: 'SELL', entry: '50000', leverage: 1, maintenanceRate: '0.0035' }))).toBeGreaterThan(1e6);
+  });
+});
