@@ -37,7 +37,7 @@ function chartLayout(pairs) {
   return { version: LAYOUT_VERSION, savedAt: Date.now(), model: { global: {}, borders: [], layout: { type: 'row', id: 'root', weight: 100, children } } };
 }
 
-async function waitForServer(base, child, timeoutMs) {
+export async function waitForServer(base, child, timeoutMs) {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`bench: the app server exited (${child.exitCode})`);
@@ -53,7 +53,7 @@ async function waitForServer(base, child, timeoutMs) {
 }
 
 /** Signs the e2e admin in over the API and stores `layout` as their current layout. */
-async function storeLayout(base, admin, layout) {
+export async function storeLayout(base, admin, layout) {
   const api = await request.newContext({ baseURL: base });
   try {
     await api.get('/v1/config');
@@ -76,7 +76,7 @@ async function storeLayout(base, admin, layout) {
  * is timed, so a frame's main-thread work can be told from time spent outside it (compositing and
  * software WebGL rasterisation in the GPU process).
  */
-function frameWorkMeter() {
+export function frameWorkMeter() {
   const native = window.requestAnimationFrame.bind(window);
   window.__frameWork = 0;
   window.requestAnimationFrame = (cb) =>
@@ -91,7 +91,7 @@ function frameWorkMeter() {
 }
 
 /** Runs in the page: frame intervals and work over `seconds`, long tasks, and price updates per chart. */
-function measureInPage(seconds) {
+export function measureInPage(seconds) {
   return new Promise((resolve) => {
     const bodies = [...document.querySelectorAll('[data-testid=chart-body]')];
     const updates = bodies.map(() => 0);
@@ -131,12 +131,12 @@ function measureInPage(seconds) {
   });
 }
 
-const quantile = (xs, q) => {
+export const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))] : Number.NaN;
 };
 
-function summarise(raw) {
+export function summarise(raw) {
   return {
     charts: raw.charts,
     fps: (raw.intervals.length / raw.elapsedMs) * 1000,
@@ -251,7 +251,7 @@ export function fourChartsScenario({ root, appPort, quick }) {
   };
 }
 
-async function loadAdmin(root) {
+export async function loadAdmin(root) {
   const { register } = await import('tsx/esm/api');
   register();
   return import(path.join(root, 'tests', 'e2e', 'env.ts'));

@@ -6,8 +6,8 @@
 //   --runs=N           runs per cell in full mode (default 3; medians are reported)
 //   --sizes=1e4,1e5    bar counts;  --dpr=1,2  device pixel ratios;  --libs=engine,lwc
 //   --port=8121        port of the static server (BENCH_PORT)
-//   --app-port=N       port of the app server the four-charts scenario starts (BENCH_APP_PORT; default --port + 1)
-//   --scenarios=a,b    run only these (session, four-charts); their sections replace those in results.md
+//   --app-port=N       port of the app server the four-charts and scanner scenarios start (BENCH_APP_PORT; default --port + 1)
+//   --scenarios=a,b    run only these (session, four-charts, scanner); their sections replace those in results.md
 //
 // Scenarios are listed in SCENARIOS below; each names a function registered in tests/bench/bench-page.ts
 // and knows how to report its results, so new ones (e.g. "four live panels") plug in beside `session`.
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
 import { sessionReport } from './bench-report.mjs';
+import { scannerScenario } from './bench-scanner.mjs';
 import { fourChartsScenario, mergeResultSections } from './bench-workstation.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -81,6 +82,8 @@ const SCENARIOS = [
   },
   // Runs the product itself (server + signed-in workstation), not the bench page: `run` replaces the page function.
   fourChartsScenario({ root: ROOT, appPort: mode.appPort, quick }),
+  // The same, with 2,000 scanner rows streaming beside a chart (issue 14).
+  scannerScenario({ root: ROOT, appPort: mode.appPort, quick }),
 ];
 const selected = SCENARIOS.filter((s) => !mode.scenarios || mode.scenarios.includes(s.name));
 

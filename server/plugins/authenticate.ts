@@ -39,7 +39,15 @@ export async function authenticateRequest(db: Db, secret: string, req: FastifyRe
   const header = req.headers.authorization;
   if (!header) throw unauthorized(AUTH_REQUIRED);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const claims = match ? verifyAccessToken(secret, match[1]) : null;
+  return authenticateAccessToken(db, secret, match ? match[1] : '');
+}
+
+/**
+ * The same checks for a bare access token: WebSocket routes receive it in their first message,
+ * since browsers cannot set headers on a WebSocket.
+ */
+export async function authenticateAccessToken(db: Db, secret: string, token: string): Promise<AuthUser> {
+  const claims = token ? verifyAccessToken(secret, token) : null;
   if (!claims) throw unauthorized(INVALID_ACCESS_TOKEN);
 
   const [found] = await db

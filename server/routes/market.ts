@@ -6,6 +6,7 @@ import { liveRestBase, type ProxyTargetId } from '../exchanges/endpoints';
 import { ExchangeInfoService, type ExchangeInfoOptions, type FetchLike } from '../services/exchange-info';
 import { isFeatureEnabled } from '../services/feature-flags';
 import simPlugin, { SimMarket } from '../sim';
+import { registerScannerRoutes, type ScannerRouteDeps } from './scanner';
 import { exchangeRoutes } from './v1/exchanges';
 import { proxyRoutes } from './v1/proxy';
 
@@ -19,6 +20,8 @@ export interface MarketRouteDeps {
   exchangeInfo?: Partial<Pick<ExchangeInfoOptions, 'fetch' | 'base' | 'ttlMs' | 'timeoutMs' | 'now'>>;
   /** Sim mode: the market clock (default Date.now) and seed. */
   sim?: { now?: () => number; seed?: string | number };
+  /** Tests: the scanner service's TTLs, clock, shared store, stream opener, push cadence. */
+  scanner?: Pick<ScannerRouteDeps, 'scanner' | 'pushIntervalMs' | 'flagCheckMs'>;
 }
 
 /**
@@ -29,7 +32,8 @@ export interface MarketRouteDeps {
 export async function registerMarketRoutes(app: FastifyInstance, deps: MarketRouteDeps): Promise<void> {
   const sim = deps.config.MARKET_DATA === 'sim' ? new SimMarket({ seed: deps.sim?.seed, now: deps.sim?.now }) : null;
   // The control routes are test aids: an admin's token, not an open door (issue "Hardening").
-  if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin') });
+  // The paper exchange keeps its accounts in the product's database (DESIGN §3.5).
+  if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin'), db: deps.db });
 
   const redis = app.redis;
   const exchangeInfo = new ExchangeInfoService({
@@ -55,6 +59,13 @@ export async function registerMarketRoutes(app: FastifyInstance, deps: MarketRou
     isFlagEnabled: (key) => isFeatureEnabled(deps.db, key),
   });
   await app.register(proxyRoutes, { prefix: '/v1/proxy', targets: deps.proxyTargets, timeoutMs: deps.proxyTimeoutMs });
+  await registerScannerRoutes(app, {
+    source: sim ? simSource(app) : { fetch: globalFetch, base: liveRestBase },
+    sim: sim !== null,
+    exchangeInfo,
+    isFlagEnabled: (key) => isFeatureEnabled(deps.db, key),
+    ...deps.scanner,
+  });
 }
 
 const globalFetch: FetchLike = (url, init) => fetch(url, init);

@@ -20,6 +20,8 @@ export class SimConnection {
     readonly socket: WebSocket,
     /** Wraps each outgoing frame (binance combined streams add `{stream, data}`). */
     readonly wrap: (topic: string, frame: unknown) => unknown = (_t, f) => f,
+    /** Private (account) streams can be dropped on their own (the paper exchange's fault hook). */
+    readonly scope: 'public' | 'private' = 'public',
   ) {
     // Heartbeats run on the wall clock, not the market clock (a test may freeze the market).
     this.lastPingAt = Date.now();
@@ -100,10 +102,11 @@ export class SimHub {
   }
 
   /** Terminates sockets abruptly (no close frame), like a network drop. Returns how many. */
-  drop(exchange?: SimExchange): number {
+  drop(exchange?: SimExchange, scope?: 'public' | 'private'): number {
     let n = 0;
     for (const conn of [...this.conns]) {
       if (exchange && conn.exchange !== exchange) continue;
+      if (scope && conn.scope !== scope) continue;
       conn.socket.terminate();
       this.conns.delete(conn);
       n++;

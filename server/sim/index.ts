@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, onRequestAsyncHookHandler, RouteHandlerMethod } from 'fastify';
+import type { Db } from '../db/client';
 import { isInternalSimControlCall } from './control-auth';
 import { registerBinanceRest } from './binance/rest';
 import { registerBinanceWs } from './binance/ws';
@@ -12,7 +13,9 @@ import { SIM_EXCHANGES, type SimExchange } from './market/catalogue';
 import { SimMarket } from './market/market';
 import { registerOkxRest } from './okx/rest';
 import { registerOkxWs } from './okx/ws';
-import { simPrivatePlugin } from './private';
+import { createPaper, FAULT_ANSWERS } from './paper';
+import { registerPaperControl } from './paper/control';
+import { PRIVATE_REGISTRARS } from './private';
 
 export interface SimPluginOptions {
   /** Same seed → same market. Default 'crypto-terminal'. */
@@ -31,7 +34,18 @@ export interface SimPluginOptions {
    * in-process calls pass with `internalSimControlHeaders()` (control-auth.ts) whatever the guard.
    */
   controlGuard?: onRequestAsyncHookHandler;
+  /**
+   * Where the paper exchange keeps its accounts (the product passes its database). Without one, an
+   * in-memory PGlite is opened on the first private request (the standalone test simulator).
+   */
+  db?: Db;
 }
+
+/** `/sim/<exchange>` is the MAINNET paper account, `/sim/testnet/<exchange>` the TESTNET one (same market). */
+const NETWORKS = [
+  ['', 'MAINNET'],
+  ['/testnet', 'TESTNET'],
+] as const;
 
 const registrars: Record<SimExchange, Array<(app: FastifyInstance, ctx: SimContext) => void>> = {
   binance: [registerBinanceRest, registerBinanceWs],
@@ -58,16 +72,27 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
     route.schema = { ...route.schema, hide: true };
   });
 
-  for (const exchange of SIM_EXCHANGES) {
-    await app.register(
-      async (scope) => {
-        for (const register of registrars[exchange]) register(scope, ctx);
-      },
-      { prefix: `/${exchange}` },
-    );
+  const paper = createPaper({ market, db: opts.db, tickMs: opts.pushIntervalMs ?? 250 });
+  app.addHook('onClose', async () => paper.close());
+
+  for (const [netPrefix, network] of NETWORKS) {
+    for (const exchange of SIM_EXCHANGES) {
+      await app.register(
+        async (scope) => {
+          for (const register of registrars[exchange]) register(scope, ctx);
+          // Signed endpoints (private/README.md) and the paper venue, behind the fault hooks.
+          await scope.register(async (priv) => {
+            priv.addHook('onRequest', paper.faults.hook(exchange, FAULT_ANSWERS[exchange]));
+            PRIVATE_REGISTRARS[exchange](priv, { seed: market.seed, now: market.now });
+            const runtime = paper.runtimes.get(exchange);
+            const venue = paper.venues[exchange];
+            if (runtime && venue) venue(priv, { runtime, network, seed: market.seed, hub, faults: paper.faults });
+          });
+        },
+        { prefix: `${netPrefix}/${exchange}` },
+      );
+    }
   }
-  // Signed endpoints (API-key checks) with each exchange's signature rules: private/README.md.
-  await app.register(simPrivatePlugin, { seed: market.seed, now: market.now });
 
   const drop: RouteHandlerMethod = async (req, reply) => {
     const exchange = queryOf(req).exchange;
@@ -84,6 +109,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
   app.post('/_control/drop-sockets', { onRequest }, drop);
   app.get('/_control/drop-sockets', { onRequest }, drop);
   app.get('/_control/state', { onRequest }, async (_req, reply) => sendJson(reply, 200, { now: market.now(), seed: market.seed, sockets: hub.size }));
+  registerPaperControl(app, { onRequest, paper, hub });
 };
 
 export default simPlugin;

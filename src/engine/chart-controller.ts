@@ -6,7 +6,8 @@ import type { ControllerHost, Region } from './interaction/dom-controller';
 import { SelectTool } from './interaction/select-tool';
 import type { Target, ToolHost, ToolMachine } from './interaction/tool';
 import { ChartModel } from './model/chart-model';
-import type { Candle, ChartEvents, ChartLine, ChartOptions, Instrument, PriceLine, TimeLine, Tool, ToolOptions, VisibleRange } from './types';
+import { shouldRequestHistory, showsHistoryLoading } from './model/history-prefetch';
+import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, PriceLine, TimeLine, Tool, ToolOptions, VisibleRange } from './types';
 
 const TOOL_PATH_PREFIX: Record<Tool, string> = { default: 'select', line: 'line', rectangle: 'rectangle', 'fib-retracement': 'fib-retracement' };
 
@@ -53,6 +54,7 @@ export class ChartController implements ToolHost, ControllerHost {
   setCandles(candles: readonly Candle[]): void {
     const m = this.model;
     m.store.set(candles);
+    m.indicators.reset();
     m.pyramid.invalidate();
     m.timeIndex.refreshInterval();
     m.timeScale.reset(m.store.length);
@@ -69,6 +71,7 @@ export class ChartController implements ToolHost, ControllerHost {
     if (added === 0) {
       this.historyExhausted = true;
     } else {
+      m.indicators.prepended(added);
       m.pyramid.invalidate();
       m.timeScale.shift(added);
       m.timeIndex.refreshInterval();
@@ -89,7 +92,18 @@ export class ChartController implements ToolHost, ControllerHost {
       if (before < 3) m.timeIndex.refreshInterval();
     }
     m.pyramid.syncTail();
+    m.indicators.lastChanged(result === 'appended');
     this.invalidate(InvalidationLevel.full);
+  }
+
+  /** Replaces the overlay indicators; unchanged ones (same id and parameters) keep their values. */
+  setIndicators(list: readonly Indicator[]): void {
+    this.model.indicators.setSpecs(list);
+    this.invalidate(InvalidationLevel.full);
+  }
+
+  getIndicatorValues(index?: number): IndicatorValue[] {
+    return this.model.indicators.valuesAt(index);
   }
 
   setInstrument(i: Instrument): void {
@@ -116,15 +130,18 @@ export class ChartController implements ToolHost, ControllerHost {
     this.invalidate(InvalidationLevel.full);
   }
 
-  /** Emits needHistory once when the left edge nears the oldest bar (called after each paint). */
+  /**
+   * Emits needHistory once when fewer than `historyPrefetchScreens` screens of bars are left of the
+   * view (called after each paint), so the page usually arrives before the user reaches the edge.
+   */
   checkHistory(): void {
     const m = this.model;
-    if (m.store.length === 0 || m.historyLoading || this.historyExhausted) return;
-    if (m.timeScale.from > (this.options.historyThreshold ?? 50)) return;
+    const view = { from: m.timeScale.from, to: m.timeScale.to, count: m.store.length, loading: m.historyLoading, exhausted: this.historyExhausted };
+    if (!shouldRequestHistory(view, { thresholdBars: this.options.historyThreshold, prefetchScreens: this.options.historyPrefetchScreens })) return;
     m.historyLoading = true;
     this.events.emit('needHistory', m.store.timeAt(0));
-    // The loading indicator appears on the next paint (unless the handler already prepended).
-    if (m.historyLoading) this.invalidate(InvalidationLevel.light);
+    // The loading indicator appears on the next paint if the user is already at the edge (unless the handler already prepended).
+    if (showsHistoryLoading({ from: m.timeScale.from, to: m.timeScale.to, loading: m.historyLoading })) this.invalidate(InvalidationLevel.light);
   }
 
   // ── drawings, lines, tools ────────────────────────────────────────────────────────────────

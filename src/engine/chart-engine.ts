@@ -6,7 +6,7 @@ import { DomController } from './interaction/dom-controller';
 import { buildScene, Scene } from './model/scene';
 import { resolveTheme, type ResolvedTheme } from './model/theme';
 import { ChartRenderer } from './render/chart-renderer';
-import type { Candle, ChartEvents, ChartLine, ChartOptions, Instrument, Tool, ToolOptions, VisibleRange } from './types';
+import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, Tool, ToolOptions, VisibleRange } from './types';
 
 /**
  * The chart engine as panels, benchmarks and tests see it (DESIGN §8). Everything else in
@@ -28,6 +28,18 @@ export interface ChartEngine {
   setTool(t: Tool): void;
   /** Alert, order and position lines (horizontal, at a price) and time lines (vertical). */
   setLines(l: ChartLine[]): void;
+  /**
+   * Overlay indicators (SMA, EMA, VWAP, Bollinger bands), computed from the candles and kept up to
+   * date on every `updateLastCandle` and `prependCandles`. Replaces the list; an indicator whose id
+   * and parameters are unchanged keeps its values (a colour change recomputes nothing).
+   */
+  setIndicators(list: Indicator[]): void;
+  /**
+   * Each indicator's values at bar `index` (as in `crosshair` events), in `setIndicators` order:
+   * `[value]`, or `[basis, upper, lower]` for Bollinger bands; NaN before enough bars. Without an
+   * index, or outside the loaded bars, the last bar's values (what a legend shows without a crosshair).
+   */
+  getIndicatorValues(index?: number): IndicatorValue[];
   /** Subscribes; returns the unsubscribe function. */
   on<K extends keyof ChartEvents>(event: K, fn: (payload: ChartEvents[K]) => void): () => void;
   /** Paints synchronously (benchmarks, screenshots); normally the engine paints on the next animation frame. */
@@ -146,6 +158,12 @@ class Engine implements ChartEngine {
   setLines(l: ChartLine[]): void {
     this.controller.setLines(l);
   }
+  setIndicators(list: Indicator[]): void {
+    this.controller.setIndicators(list);
+  }
+  getIndicatorValues(index?: number): IndicatorValue[] {
+    return this.controller.getIndicatorValues(index);
+  }
   on<K extends keyof ChartEvents>(event: K, fn: (payload: ChartEvents[K]) => void): () => void {
     return this.controller.events.on(event, fn);
   }
@@ -228,6 +246,7 @@ class Engine implements ChartEngine {
       measure: this.renderer.measure,
       now: this.now(),
       timeOffsetSeconds: this.options.timeOffsetSeconds ?? 0,
+      emptyText: this.options.emptyText,
     });
     if (level >= InvalidationLevel.light) this.lastCountdown = this.countdownText();
     this.renderer.draw(this.scene);

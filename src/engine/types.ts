@@ -60,6 +60,40 @@ export interface TimeLine {
 /** What `setLines` accepts: horizontal price lines and vertical time lines. */
 export type ChartLine = PriceLine | TimeLine;
 
+/**
+ * The price an indicator reads from each bar: one of the OHLC fields, or hl2 = (high + low) / 2,
+ * hlc3 = (high + low + close) / 3 (the "typical price"), ohlc4 = (open + high + low + close) / 4.
+ */
+export type PriceSource = 'close' | 'open' | 'high' | 'low' | 'hl2' | 'hlc3' | 'ohlc4';
+
+interface IndicatorBase {
+  /** The app's id (the legend and `getIndicatorValues` report it; an unchanged id + parameters keeps its computed values). */
+  id: string;
+  source: PriceSource;
+  /** CSS colour: `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()`. */
+  color: string;
+}
+
+/**
+ * An overlay indicator computed from the candles (see README "Indicators"). Periods are whole bars,
+ * clamped to 1…`MAX_INDICATOR_PERIOD`.
+ * - `sma`, `ema`: simple / exponential moving average over `period` bars (EMA seeded with the SMA of its first `period` bars);
+ * - `bollinger`: SMA over `period` ± `stdDev` × the population standard deviation over the same bars;
+ * - `vwap`: volume-weighted average of `source` since the start of the bar's UTC day (session-anchored).
+ */
+export type Indicator =
+  | (IndicatorBase & { kind: 'sma' | 'ema'; period: number })
+  | (IndicatorBase & { kind: 'bollinger'; period: number; stdDev: number })
+  | (IndicatorBase & { kind: 'vwap' });
+
+export type IndicatorKind = Indicator['kind'];
+
+/** Values of one indicator at one bar: `[value]`, or `[basis, upper, lower]` for Bollinger bands; NaN before enough bars. */
+export interface IndicatorValue {
+  id: string;
+  values: number[];
+}
+
 export interface Theme {
   background: string;
   grid: string;
@@ -106,8 +140,16 @@ export interface ChartOptions {
   now?: () => number;
   /** Displayed times are shifted by this many seconds (0 = UTC). */
   timeOffsetSeconds?: number;
-  /** Emit `needHistory` when the left edge comes within this many bars of the oldest bar (default 50). */
+  /** `needHistory` is emitted at the latest when the left edge comes within this many bars of the oldest bar (default 50). */
   historyThreshold?: number;
+  /**
+   * Bars left of the view below which `needHistory` is emitted, in screens of the visible span
+   * (default 2; at least `historyThreshold` bars, at most 2,000): the next page is fetched before
+   * the user reaches the oldest bar.
+   */
+  historyPrefetchScreens?: number;
+  /** Shown in the middle of the chart without candles (default "No data"); "" draws nothing (the host shows its own message). */
+  emptyText?: string;
   /** Creates ids for new drawings (default: crypto.randomUUID). */
   createId?: () => string;
   instrument?: Instrument;

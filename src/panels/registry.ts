@@ -15,6 +15,7 @@ import { AlertsPanel } from './alerts/alerts-panel';
 import { AlertMonitorService } from './alerts/use-alert-monitor';
 import { ChartPanel } from './chart/chart-panel';
 import { FavoritesPanel } from './favorites/favorites-panel';
+import { ScannerPanel } from './scanner/scanner-panel';
 import type { PanelProps } from './shared/panel-props';
 import { UpcomingPanel } from './upcoming/upcoming-panel';
 import type { PanelCatalogEntry } from './workstation/layout-model';
@@ -91,9 +92,9 @@ export const PANEL_REGISTRY = {
   },
   scanner: {
     title: 'Scanner',
-    description: 'Pairs on the move across the exchange',
+    description: 'Every perpetual of your exchanges, live: sort by change, volume, funding, volatility',
     icon: IconRadar,
-    component: UpcomingPanel,
+    component: ScannerPanel,
     allowMultiple: false,
     flag: 'FF_ENABLE_SCANNER',
   },

@@ -1,11 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   activeChart,
+  addChartIndicator,
   chartLinks,
   linkedChartIds,
   parseChartConfig,
   registerChart,
+  removeChartIndicator,
   replaceCharts,
+  sameChartConfig,
   setActiveChart,
   setChartLink,
   setChartPair,
@@ -13,8 +16,10 @@ import {
   showPairInActiveChart,
   switchChartExchange,
   unregisterChart,
+  updateChartIndicator,
   type ChartConfig,
 } from './chart-links';
+import type { ChartIndicator } from './chart-indicators';
 
 const chart = (over: Partial<ChartConfig> = {}): ChartConfig => ({ exchange: 'binance', symbol: 'BTCUSDT', interval: '5m', link: null, ...over });
 
@@ -44,6 +49,13 @@ describe('parseChartConfig', () => {
       interval: '1h',
       link: null,
     });
+  });
+
+  it('keeps readable indicators, drops unreadable ones, and adds no key to a chart saved without any', () => {
+    const sma: ChartIndicator = { id: 's', kind: 'sma', period: 20, source: 'close', color: '#f5c518' };
+    const stored = { exchange: 'binance', symbol: 'BTCUSDT', interval: '5m', link: null, indicators: [sma, { id: 'x', kind: 'sma', period: -3 }] };
+    expect(parseChartConfig(stored, fallback)).toEqual({ ...stored, indicators: [sma] });
+    expect('indicators' in parseChartConfig({ exchange: 'binance', symbol: 'BTCUSDT', interval: '5m', link: null }, fallback)).toBe(false);
   });
 
   it('reads garbage as the fallback', () => {
@@ -142,5 +154,23 @@ describe('active chart', () => {
     expect(chartLinks.activeChartId).toBe('q');
     replaceCharts({ r: chart() });
     expect(chartLinks.activeChartId).toBe('r');
+  });
+});
+
+describe('indicator actions', () => {
+  const sma: ChartIndicator = { id: 's', kind: 'sma', period: 20, source: 'close', color: '#f5c518' };
+  beforeEach(() => replaceCharts({ a: chart({ link: 'red' }), b: chart({ link: 'red' }) }));
+
+  it('add, edit and remove indicators of one chart only (a link group shares the pair, not the indicators)', () => {
+    expect(addChartIndicator('a', sma)).toBe(true);
+    expect(addChartIndicator('a', sma)).toBe(false);
+    expect(chartLinks.charts.a.indicators).toEqual([sma]);
+    expect(chartLinks.charts.b.indicators).toBeUndefined();
+    updateChartIndicator('a', { ...sma, period: 50 });
+    expect(chartLinks.charts.a.indicators).toEqual([{ ...sma, period: 50 }]);
+    expect(sameChartConfig(chartLinks.charts.a, { ...chartLinks.charts.a, indicators: [sma] })).toBe(false);
+    removeChartIndicator('a', 's');
+    expect(chartLinks.charts.a.indicators).toEqual([]);
+    expect(sameChartConfig(chartLinks.charts.a, chart({ link: 'red' }))).toBe(true);
   });
 });

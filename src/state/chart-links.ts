@@ -2,6 +2,7 @@ import { proxy } from 'valtio/vanilla';
 import { z } from 'zod';
 import { exchangeIdSchema, type ExchangeId } from '../api/contracts/common';
 import { candleIntervalSchema, type CandleInterval } from '../api/contracts/market';
+import { chartIndicatorSchema, MAX_CHART_INDICATORS, parseIndicators, type ChartIndicator } from './chart-indicators';
 import { EXCHANGE_PAIR_DEFAULTS } from './user-settings-model';
 
 /**
@@ -26,6 +27,11 @@ export const chartConfigSchema = z.object({
   interval: candleIntervalSchema,
   /** The colour group this chart follows; null = not linked. */
   link: linkColorSchema.nullable(),
+  /**
+   * Overlay indicators, per chart (not shared by a link group). Optional, so layouts saved before
+   * indicators existed read as they are — no layout version step was needed.
+   */
+  indicators: z.array(chartIndicatorSchema).max(MAX_CHART_INDICATORS).readonly().optional(),
 });
 export type ChartConfig = z.infer<typeof chartConfigSchema>;
 
@@ -51,12 +57,22 @@ export function parseChartConfig(value: unknown, fallback: ChartConfig): ChartCo
   const exchange = pick('exchange');
   // A symbol belongs to its exchange: when the exchange itself was unreadable, its symbol is too.
   const symbol = exchangeIdSchema.safeParse(input.exchange).success ? pick('symbol') : fallback.symbol;
-  return { exchange, symbol, interval: pick('interval'), link: pick('link') };
+  const config: ChartConfig = { exchange, symbol, interval: pick('interval'), link: pick('link') };
+  // Entry by entry: one unreadable indicator is dropped, not the list.
+  const indicators = parseIndicators(input.indicators);
+  if (indicators) config.indicators = indicators;
+  return config;
 }
 
 export function sameChartConfig(a: ChartConfig | undefined, b: ChartConfig | undefined): boolean {
   if (!a || !b) return a === b;
-  return a.exchange === b.exchange && a.symbol === b.symbol && a.interval === b.interval && a.link === b.link;
+  return (
+    a.exchange === b.exchange &&
+    a.symbol === b.symbol &&
+    a.interval === b.interval &&
+    a.link === b.link &&
+    JSON.stringify(a.indicators ?? []) === JSON.stringify(b.indicators ?? [])
+  );
 }
 
 /** The chart plus every chart sharing its link colour (just the chart when it is unlinked). */
@@ -152,4 +168,26 @@ export function activeChart(): (ChartConfig & { id: string }) | null {
   const id = chartLinks.activeChartId;
   const chart = id === null ? undefined : chartLinks.charts[id];
   return id !== null && chart ? { id, ...chart } : null;
+}
+
+/** Adds an indicator to one chart (false when the chart has the most it may). */
+export function addChartIndicator(id: string, indicator: ChartIndicator): boolean {
+  const chart = chartLinks.charts[id];
+  const list = chart?.indicators ?? [];
+  if (!chart || list.length >= MAX_CHART_INDICATORS || list.some((i) => i.id === indicator.id)) return false;
+  chart.indicators = [...list, indicator];
+  return true;
+}
+
+/** Replaces the indicator with the same id (edited parameters or colour). */
+export function updateChartIndicator(id: string, indicator: ChartIndicator): void {
+  const chart = chartLinks.charts[id];
+  if (!chart?.indicators?.some((i) => i.id === indicator.id)) return;
+  chart.indicators = chart.indicators.map((i) => (i.id === indicator.id ? indicator : i));
+}
+
+export function removeChartIndicator(id: string, indicatorId: string): void {
+  const chart = chartLinks.charts[id];
+  if (!chart?.indicators?.some((i) => i.id === indicatorId)) return;
+  chart.indicators = chart.indicators.filter((i) => i.id !== indicatorId);
 }

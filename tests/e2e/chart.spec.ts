@@ -310,3 +310,66 @@ test('a chart popped out into its own window keeps streaming there', async ({ pa
   await expect.poll(() => lastPrice(body), { timeout: 20_000 }).not.toBe(first);
   await expect(chartBodies(page)).toHaveCount(0);
 });
+
+test('an indicator added from the chart panel shows in the legend with its value, stays after a reload, and is removed', async ({ page }) => {
+  const pixiWarnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' && m.text().includes('PixiJS')) pixiWarnings.push(m.text());
+  });
+  const body = await openWorkstation(page, await signUpFreshUser('chart-indicators'));
+  await chartHeaders(page).first().getByRole('button', { name: 'Indicators' }).click();
+  await page.getByRole('menuitem', { name: 'Moving average (SMA)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Moving average (SMA)' });
+  const period = dialog.getByRole('textbox', { name: /Period/ });
+  await period.fill('0');
+  await expect(dialog.getByText('Period must be a whole number of bars from 1 to 1000')).toBeVisible();
+  await period.fill('10');
+  const saved = page.waitForResponse((r) => r.request().method() === 'PATCH' && (r.request().postData() ?? '').includes('"indicators"'));
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect(dialog).toBeHidden();
+
+  const rows = body.getByTestId('chart-indicator');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('SMA 10');
+  // The last bar's 10-bar average: a price near the last one.
+  const value = rows.first().getByTestId('chart-indicator-value');
+  await expect(value).toHaveText(/^\d+\.\d+$/);
+  const last = await lastPrice(body);
+  expect(Math.abs(Number(await value.textContent()) - last)).toBeLessThan(last * 0.05);
+  expect((await saved).ok()).toBe(true);
+
+  await page.reload();
+  const again = chartBodies(page).first();
+  await expect(again).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
+  await expect(again.getByTestId('chart-indicator')).toHaveCount(1);
+  await expect(again.getByTestId('chart-indicator')).toContainText('SMA 10');
+  await expect(again.getByTestId('chart-indicator-value')).toHaveText(/^\d+\.\d+$/);
+
+  const removed = page.waitForResponse((r) => r.request().method() === 'PATCH' && (r.request().postData() ?? '').includes('"layout"'));
+  await again.getByRole('button', { name: 'Remove SMA 10' }).click();
+  await expect(again.getByTestId('chart-indicator')).toHaveCount(0);
+  expect((await removed).ok()).toBe(true);
+  await page.reload();
+  await expect(chartBodies(page).first()).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
+  await expect(chartBodies(page).first().getByTestId('chart-indicator')).toHaveCount(0);
+  expect(pixiWarnings).toEqual([]);
+});
+
+test('with the exchange unreachable the chart shows one message with Retry, and Retry loads it', async ({ page }) => {
+  const creds = await signUpFreshUser('chart-unreachable');
+  const klines = '**/sim/binance/fapi/v1/klines**';
+  await page.route(klines, (route) => route.abort('connectionrefused'));
+  await signInThroughUi(page, creds);
+  const body = chartBodies(page).first();
+  await expect(body).toHaveAttribute('data-status', 'error', { timeout: 20_000 });
+  const message = body.getByTestId('chart-message');
+  await expect(message).toHaveCount(1);
+  await expect(message).toHaveText(/Candles for BTCUSDT could not be loaded\.\s*Retry/);
+  await expect(body.getByTestId('chart-loading')).toHaveCount(0);
+
+  await page.unroute(klines);
+  await message.getByRole('button', { name: 'Retry' }).click();
+  await expect(body).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
+  await expect(body.getByTestId('chart-message')).toHaveCount(0);
+  expect(Number(await body.getAttribute('data-bars'))).toBeGreaterThanOrEqual(300);
+});

@@ -1,4 +1,4 @@
-import type { Candle, Drawing, PriceLine, TimeLine } from '../../src/engine';
+import type { Candle, Drawing, Indicator, PriceLine, TimeLine } from '../../src/engine';
 
 /** Preset drawings placed relative to the data, so a scene looks the same for a given seed. */
 export function presetDrawings(candles: Candle[], kinds: string[]): Drawing[] {
@@ -62,4 +62,15 @@ export function presetLines(last: Candle): PriceLine[] {
 export function presetTimeLines(candles: Candle[]): TimeLine[] {
   const bar = candles[candles.length - 25];
   return bar ? [{ id: 'fill-1', kind: 'time', time: bar.time, label: 'Filled BUY 0.5' }] : [];
+}
+
+/** The four overlay indicators of the demo scenes and the budget measurements ("sma,ema,vwap,bb"). */
+export function presetIndicators(kinds: string[]): Indicator[] {
+  const all: Record<string, Indicator> = {
+    sma: { id: 'sma', kind: 'sma', period: 20, source: 'close', color: '#f5c518' },
+    ema: { id: 'ema', kind: 'ema', period: 50, source: 'close', color: '#e040fb' },
+    vwap: { id: 'vwap', kind: 'vwap', source: 'hlc3', color: '#ff9800' },
+    bb: { id: 'bb', kind: 'bollinger', period: 20, stdDev: 2, source: 'close', color: '#42a5f5' },
+  };
+  return kinds.flatMap((k) => (all[k] ? [all[k]] : []));
 }

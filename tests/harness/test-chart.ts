@@ -50,7 +50,7 @@ export function createTestChart(opts: { bars?: number; width?: number; height?: 
   if (opts.drawings) controller.setDrawings(opts.drawings);
   const now = candles.length ? candles[candles.length - 1].time * 1000 : 0;
   const paintLevel = (level: 1 | 2 | 3) =>
-    buildScene(controller.model, scene, level as InvalidationLevel, { theme, measure: estimateTextWidth(11), now, timeOffsetSeconds: 0 });
+    buildScene(controller.model, scene, level as InvalidationLevel, { theme, measure: estimateTextWidth(11), now, timeOffsetSeconds: 0, emptyText: options.emptyText });
   const paint = () => paintLevel(InvalidationLevel.full);
   paint();
   const t: TestChart = {

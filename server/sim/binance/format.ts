@@ -1,5 +1,6 @@
 import type { Agg } from '../market/aggregate';
 import { decimalsOf, type SimInstrument } from '../market/catalogue';
+import { fundingRate, nextFundingTime, type Book } from '../market/derivs';
 import { days, hours, minutes, months, weeks, type BucketSpec } from '../market/intervals';
 import type { Bar, Stats24h } from '../market/market';
 import type { InstrumentModel, Trade } from '../market/model';
@@ -178,6 +179,9 @@ export function miniTickerEvent(m: InstrumentModel, st: Stats24h, eventTime: num
   return { e: '24hrMiniTicker', E: eventTime, s: m.inst.symbol, c: f.last, o: f.open, h: f.high, l: f.low, v: f.volume, q: f.quote };
 }
 
+/** MIN_NOTIONAL (USDT): 100 for BTC, 5 elsewhere — also what the paper exchange enforces (-4164). */
+export const binanceMinNotional = (i: SimInstrument): string => (i.asset === 'BTC' ? '100' : '5');
+
 /** One `exchangeInfo.symbols[]` entry (fixture `exchange-info.json`, same keys and filter set). */
 export function exchangeInfoSymbol(i: SimInstrument) {
   return {
@@ -205,7 +209,7 @@ export function exchangeInfoSymbol(i: SimInstrument) {
       { filterType: 'LOT_SIZE', maxQty: i.maxQty, minQty: i.minQty, stepSize: i.qtyStep },
       { filterType: 'MARKET_LOT_SIZE', maxQty: i.maxMarketQty, minQty: i.minQty, stepSize: i.qtyStep },
       { filterType: 'MAX_NUM_ORDERS', limit: 200 },
-      { filterType: 'MIN_NOTIONAL', notional: i.asset === 'BTC' ? '100' : '5' },
+      { filterType: 'MIN_NOTIONAL', notional: binanceMinNotional(i) },
       { filterType: 'PERCENT_PRICE', multiplierUp: '1.0500', multiplierDown: '0.9500', multiplierDecimal: '4' },
     ],
     orderTypes: ['LIMIT', 'MARKET', 'STOP', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET', 'TRAILING_STOP_MARKET'],
@@ -215,5 +219,22 @@ export function exchangeInfoSymbol(i: SimInstrument) {
   };
 }
 
+
+/**
+ * A `GET /fapi/v1/premiumIndex` item (fixture `premium-index-all.json`): mark/index price and the
+ * current funding rate with its next settlement. Numbers as strings, times as ms numbers.
+ */
+export function premiumIndex(m: InstrumentModel, book: Book, now: number) {
+  return {
+    symbol: m.inst.symbol,
+    markPrice: fmtAmount(book.mark * m.tick, m.tickDecimals + 2),
+    indexPrice: fmtAmount(book.index * m.tick, m.tickDecimals + 2),
+    estimatedSettlePrice: fmtAmount(book.index * m.tick, m.tickDecimals + 2),
+    lastFundingRate: fundingRate(m.inst, now).toFixed(8),
+    interestRate: '0.00010000',
+    nextFundingTime: nextFundingTime(now),
+    time: now,
+  };
+}
 
 export const binanceError = (code: number, msg: string) => ({ code, msg });

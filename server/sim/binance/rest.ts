@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf } from '../market/catalogue';
-import { BINANCE_INTERVALS, binanceError, exchangeInfoSymbol, klineRow, ticker24hr } from './format';
+import { topOfBook } from '../market/derivs';
+import { BINANCE_INTERVALS, binanceError, exchangeInfoSymbol, klineRow, premiumIndex, ticker24hr } from './format';
 
 const MAX_LIMIT = 1500;
 const DEFAULT_LIMIT = 500;
@@ -95,6 +96,24 @@ export function registerBinanceRest(app: FastifyInstance, { market }: SimContext
       return sendJson(reply, 200, t);
     }
     reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(40)));
+    return sendJson(reply, 200, instrumentsOf('binance').flatMap((i) => one(i.symbol) ?? []));
+  });
+
+  // Mark price and funding (weight 1 with a symbol, 10 without: then an array of every symbol).
+  app.get('/fapi/v1/premiumIndex', async (req, reply) => {
+    const q = queryOf(req);
+    const now = market.now();
+    const one = (symbol: string) => {
+      const inst = market.instrument('binance', symbol);
+      const book = inst && topOfBook(market, inst, now);
+      return inst && book ? premiumIndex(market.model(inst), book, now) : null;
+    };
+    if (q.symbol !== undefined) {
+      const item = q.symbol === q.symbol.toUpperCase() ? one(q.symbol) : null;
+      if (!item) return sendJson(reply, 400, binanceError(-1121, 'Invalid symbol.'));
+      return sendJson(reply, 200, item);
+    }
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(10)));
     return sendJson(reply, 200, instrumentsOf('binance').flatMap((i) => one(i.symbol) ?? []));
   });
 }

@@ -1,5 +1,5 @@
 import type { SimInstrument } from '../market/catalogue';
-import type { Book } from '../market/derivs';
+import { fundingRate, nextFundingTime, openInterest, type Book } from '../market/derivs';
 import { days, hours, minutes, months, weeks, type BucketSpec } from '../market/intervals';
 import type { Bar, Stats24h } from '../market/market';
 import type { InstrumentModel, Trade } from '../market/model';
@@ -79,6 +79,52 @@ export function ticker(m: InstrumentModel, st: Stats24h, book: Book, lastTrade: 
     vol24h: trimZeros(fmtQty(m, st.agg.steps)),
     sodUtc0: px(m, sod0),
     sodUtc8: px(m, sod8),
+    ts: String(now),
+  };
+}
+
+/**
+ * A `GET /api/v5/public/funding-rate` item (fixture `funding-rate-any.json`): `fundingTime` is the
+ * coming settlement, `nextFundingTime` the one after it (8 h periods).
+ */
+export function fundingRateItem(m: InstrumentModel, now: number) {
+  const next = nextFundingTime(now);
+  return {
+    instType: 'SWAP',
+    instId: m.inst.symbol,
+    fundingRate: String(fundingRate(m.inst, now)),
+    nextFundingRate: '',
+    fundingTime: String(next),
+    nextFundingTime: String(next + 8 * 3_600_000),
+    method: 'current_period',
+    formulaType: 'withRate',
+    maxFundingRate: '0.0075',
+    minFundingRate: '-0.0075',
+    premium: '0.0001',
+    interestRate: '0.0001',
+    settFundingRate: String(fundingRate(m.inst, now - 8 * 3_600_000)),
+    settState: 'settled',
+    impactValue: '',
+    ts: String(now),
+  };
+}
+
+/**
+ * A `GET /api/v5/public/open-interest` item (fixture `open-interest-swap.json`): `oi` in contracts,
+ * `oiCcy` in the base coin (contracts × ctVal on linear, ÷ price on inverse), `oiUsd` its value.
+ */
+export function openInterestItem(m: InstrumentModel, lastTicks: number, now: number) {
+  const contracts = openInterest(m, now);
+  const price = lastTicks * m.tick;
+  const inverse = m.inst.category === 'inverse';
+  const baseAmount = inverse ? (contracts * m.inst.contractSize) / price : contracts * m.inst.contractSize;
+  const usd = inverse ? contracts * m.inst.contractSize : baseAmount * price;
+  return {
+    instType: 'SWAP',
+    instId: m.inst.symbol,
+    oi: trimZeros(fmtAmount(contracts, m.stepDecimals)),
+    oiCcy: trimZeros(fmtAmount(baseAmount, 8)),
+    oiUsd: trimZeros(fmtAmount(usd, 4)),
     ts: String(now),
   };
 }

@@ -4,7 +4,7 @@ import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { topOfBook } from '../market/derivs';
 import { bucketPrev, bucketStart, DAY_MS, MINUTE_MS } from '../market/intervals';
 import type { SimMarket } from '../market/market';
-import { candleRow, instrument, OKX_BARS, okxBody, ticker } from './format';
+import { candleRow, fundingRateItem, instrument, OKX_BARS, okxBody, openInterestItem, ticker } from './format';
 
 const LIMIT_MAX = 300;
 const LIMIT_DEFAULT = 100;
@@ -94,6 +94,38 @@ export function registerOkxRest(app: FastifyInstance, { market }: SimContext): v
     if (q.instFamily) list = list.filter((i) => `${i.base}-${i.quote}` === q.instFamily);
     if (q.uly) list = list.filter((i) => `${i.base}-${i.quote}` === q.uly);
     return sendJson(reply, 200, okxBody(list.map(instrument)));
+  });
+
+  // Funding: one SWAP by instId, or every SWAP with instId=ANY (what ccxt's fetchFundingRates sends).
+  app.get('/api/v5/public/funding-rate', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.instId) return fail(reply, '50014', 'Parameter instId can not be empty.');
+    const now = market.now();
+    if (q.instId === 'ANY') return sendJson(reply, 200, okxBody(instrumentsOf('okx').map((i) => fundingRateItem(market.model(i), now))));
+    const inst = market.instrument('okx', q.instId);
+    if (!inst || inst.symbol !== q.instId) return notExist(reply);
+    return sendJson(reply, 200, okxBody([fundingRateItem(market.model(inst), now)]));
+  });
+
+  // Open interest of every instrument of a type (instType required; instId narrows it).
+  app.get('/api/v5/public/open-interest', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.instType) return fail(reply, '50014', 'Parameter instType can not be empty.');
+    if (!['SWAP', 'FUTURES', 'OPTION'].includes(q.instType)) return fail(reply, '51000', 'Parameter instType error');
+    const now = market.now();
+    let list = q.instType === 'SWAP' ? instrumentsOf('okx') : [];
+    if (q.instId) list = list.filter((i) => i.symbol === q.instId);
+    if (q.instFamily) list = list.filter((i) => `${i.base}-${i.quote}` === q.instFamily);
+    return sendJson(
+      reply,
+      200,
+      okxBody(
+        list.flatMap((i) => {
+          const last = market.lastTrade(i, now);
+          return last ? [openInterestItem(market.model(i), last.price, now)] : [];
+        }),
+      ),
+    );
   });
 
   // Option underlyings (ccxt asks before listing options): the sim lists no options.

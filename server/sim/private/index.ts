@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { SimExchange } from '../market/catalogue';
 import { registerBinancePrivate } from './binance';
 import { registerBitmexPrivate } from './bitmex';
 import { registerBybitPrivate } from './bybit';
@@ -12,14 +13,15 @@ export interface SimPrivateOptions {
 }
 
 /**
- * The simulator's signed (private) endpoints, with each exchange's own signature checks and error
- * shapes. Registered by the sim plugin under the same `/<exchange>` prefixes as its public routes.
+ * The simulator's signed (private) endpoints per exchange, with each exchange's own signature checks
+ * and error shapes. The sim plugin registers them inside each exchange's private scope (with the
+ * paper venue and the fault hooks), under the same `/<exchange>` prefixes as its public routes.
  */
-export const simPrivatePlugin: FastifyPluginAsync<SimPrivateOptions> = async (app, opts) => {
-  await app.register(async (scope) => registerBinancePrivate(scope, opts), { prefix: '/binance' });
-  await app.register(async (scope) => registerBybitPrivate(scope, opts), { prefix: '/bybit' });
-  await app.register(async (scope) => registerBitmexPrivate(scope, opts), { prefix: '/bitmex' });
-  await app.register(async (scope) => registerOkxPrivate(scope, opts), { prefix: '/okx' });
+export const PRIVATE_REGISTRARS: Record<SimExchange, (app: FastifyInstance, opts: SimPrivateOptions) => void> = {
+  binance: registerBinancePrivate,
+  bybit: registerBybitPrivate,
+  bitmex: registerBitmexPrivate,
+  okx: registerOkxPrivate,
 };
 
 export { simPassphrase, simSecret, isSimKey, SIM_KEY_PATTERN } from './credentials';

@@ -14,6 +14,7 @@ export * from './invitations';
 export * from './trading-volume';
 export * from './user-admin';
 export * from './alerts';
+export * from './scanner';
 export * from './health';
 export * from './decimal';
 export * from './trading';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exchangeIdSchema, jsonDepth } from './common';
+import { scannerPresetsSchema } from './scanner';
 
 /** Drawing colours (SPEC §3: yellow, green, red, blue; default blue) — the chart engine's own names. */
 export const DRAWING_COLOR_NAMES = ['yellow', 'green', 'red', 'blue'] as const;
@@ -133,6 +134,8 @@ export const serverSettingsSchema = z.object({
    */
   layout: storedLayoutSchema.nullable(),
   namedLayouts: namedLayoutsSchema,
+  /** The scanner's named views (filters, sort, favourites first); a PATCH replaces the whole map. */
+  scannerPresets: scannerPresetsSchema,
 });
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;
 
@@ -145,6 +148,7 @@ export const SERVER_SETTINGS_DEFAULTS: ServerSettings = {
   favoritePairs: [],
   layout: null,
   namedLayouts: {},
+  scannerPresets: {},
 };
 
 /**

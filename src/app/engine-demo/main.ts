@@ -4,7 +4,7 @@
 // the screenshot tests (see scene-params.ts).
 import { createChart, DRAWING_COLORS, DRAWING_MODE_LABELS, DRAWING_MODES, type Candle, type ChartEngine, type ChartLine, type Drawing, type DrawingColor, type Tool } from '../../engine';
 import { generateCandles, nextTick, rng } from '../../../tests/harness/ohlcv';
-import { presetDrawings, presetLines, presetTimeLines } from '../../../tests/harness/chart-presets';
+import { presetDrawings, presetIndicators, presetLines, presetTimeLines } from '../../../tests/harness/chart-presets';
 import { readParams } from './scene-params';
 
 const HISTORY_PAGE = 300;
@@ -17,6 +17,8 @@ interface DemoState {
   events: Array<{ type: string; payload: unknown }>;
   ready: boolean;
   historyRequests: number[];
+  /** A needHistory was received and its page not yet handed over. */
+  historyPending: boolean;
 }
 
 declare global {
@@ -32,7 +34,7 @@ const toolbar = document.getElementById('toolbar') as HTMLDivElement;
 const logEl = document.createElement('span');
 logEl.id = 'log';
 
-const state: DemoState = { engine: null, drawings: [], lines: [], events: [], ready: false, historyRequests: [] };
+const state: DemoState = { engine: null, drawings: [], lines: [], events: [], ready: false, historyRequests: [], historyPending: false };
 window.__demo = { ...state, createChart, generateCandles };
 const demo = window.__demo;
 
@@ -72,6 +74,7 @@ async function start(): Promise<void> {
   if (params.scene !== 'empty') engine.setCandles(series.visible);
   demo.drawings = presetDrawings(series.visible, params.draw);
   engine.setDrawings(demo.drawings);
+  engine.setIndicators(presetIndicators(params.indicators));
   if (params.lines && series.visible.length) {
     demo.lines = [...presetLines(series.visible[series.visible.length - 1]), ...presetTimeLines(series.visible)];
     engine.setLines(demo.lines);
@@ -126,9 +129,14 @@ function wire(engine: ChartEngine): void {
     log('needHistory', { beforeTime });
     if (params.history === 'hold') return;
     const page = series.older.splice(Math.max(0, series.older.length - HISTORY_PAGE), HISTORY_PAGE);
-    // A network round trip, deterministic in scenes (the page answers synchronously there).
-    if (params.deterministic) engine.prependCandles(page);
-    else setTimeout(() => engine.prependCandles(page), 400);
+    const answer = () => {
+      demo.historyPending = false;
+      engine.prependCandles(page);
+    };
+    // A network round trip (scenes answer at once unless they ask for a latency).
+    demo.historyPending = true;
+    if (params.latency === 0) answer();
+    else setTimeout(answer, params.latency);
   });
 }
 
@@ -234,11 +242,16 @@ function buildToolbar(engine: ChartEngine): void {
     demo.lines = on && last ? [...presetLines(last), ...presetTimeLines(series.visible)] : [];
     engine.setLines(demo.lines);
   }, params.lines);
+  const indicators = button('Indicators', () => {
+    const on = indicators.getAttribute('aria-pressed') !== 'true';
+    indicators.setAttribute('aria-pressed', String(on));
+    engine.setIndicators(on ? presetIndicators(['sma', 'ema', 'vwap', 'bb']) : []);
+  }, params.indicators.length > 0);
   const clear = button('Clear drawings', () => {
     demo.drawings = [];
     engine.setDrawings([]);
   });
-  toolbar.append(group('Tools', ...tools), group('Colour', ...colors), group('Options', magnet, live, lines, clear), group('Data', size), logEl);
+  toolbar.append(group('Tools', ...tools), group('Colour', ...colors), group('Options', magnet, live, lines, indicators, clear), group('Data', size), logEl);
 }
 
 void start();

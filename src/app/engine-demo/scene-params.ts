@@ -4,7 +4,8 @@
  *
  * scene=candles|empty|lines · seed · bars · interval (s) · tick · precision · dpr · w · h (px) ·
  * range=from,to · crosshair=x,y · draw=line,rectangle,fib · select=line|rectangle|fib ·
- * tool=line|rectangle|fib-retracement · magnet=0 · lines=1 · history=page|hold|none · now (ms) · live=1 · bare=1
+ * tool=line|rectangle|fib-retracement · magnet=0 · lines=1 · indicators=sma,ema,vwap,bb · history=page|hold|none ·
+ * latency (ms a history page takes; default 0 in scenes — answered at once — else 400) · now (ms) · live=1 · bare=1
  */
 export interface DemoParams {
   scene: string | null;
@@ -24,7 +25,9 @@ export interface DemoParams {
   tool: string | null;
   magnet: boolean;
   lines: boolean;
+  indicators: string[];
   history: 'page' | 'hold' | 'none';
+  latency: number;
   now: number | null;
   live: boolean;
   bare: boolean;
@@ -42,7 +45,11 @@ function pair(v: string | null): [number, number] | null {
 }
 
 export function readParams(search: string): DemoParams {
-  const q = new URLSearchParams(search);
+  // The last value of a repeated parameter wins: scene tests append their own to a shared base
+  // (`bars=300&…&bars=100000`), and the first-wins URLSearchParams.get once silently kept 300 bars.
+  const last = new Map<string, string>();
+  for (const [key, value] of new URLSearchParams(search)) last.set(key, value);
+  const q = new URLSearchParams([...last]);
   const scene = q.get('scene');
   const deterministic = scene !== null;
   const range = pair(q.get('range'));
@@ -66,7 +73,9 @@ export function readParams(search: string): DemoParams {
     tool: q.get('tool'),
     magnet: q.get('magnet') !== '0',
     lines: q.get('lines') === '1' || scene === 'lines',
+    indicators: (q.get('indicators') ?? '').split(',').filter(Boolean),
     history: history === 'hold' || history === 'none' ? history : 'page',
+    latency: Math.max(0, num(q.get('latency'), deterministic ? 0 : 400)),
     now: q.has('now') ? num(q.get('now'), 0) : null,
     live: q.has('live') ? q.get('live') === '1' : !deterministic,
     bare: q.get('bare') === '1',

@@ -2,6 +2,7 @@ import { SeriesStore } from '../core/series-store';
 import { hitTestDrawings } from '../drawings/hit-test';
 import type { Drawing, DrawingPoint } from '../drawings/records';
 import type { DrawingContext, PaneRect } from '../drawings/types';
+import { IndicatorSet } from '../indicators/indicator-set';
 import type { Target } from '../interaction/tool';
 import type { Instrument, PriceLine, TimeLine } from '../types';
 import { createColumnData, LodPyramid } from './lod';
@@ -28,6 +29,8 @@ export class ChartModel {
   readonly priceScale = new PriceScale();
   readonly pyramid = new LodPyramid(this.store);
   readonly columns = createColumnData();
+  /** Overlay indicators, kept in step with the store by the controller. */
+  readonly indicators = new IndicatorSet(this.store);
 
   instrument: Instrument = { tickSize: 0.01, precision: 2 };
   width = 1;

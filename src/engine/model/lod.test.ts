@@ -76,6 +76,23 @@ describe('buildColumns', () => {
     expect(new Set(xs).size).toBe(out.count);
   });
 
+  it('reports the last bar of every column (what indicators are drawn with), at any zoom', () => {
+    const { store, pyramid } = setup(50_000);
+    const out = createColumnData();
+    for (const pxPerBar of [8, 1, 0.3, 1 / 64, 800 / 50_000]) {
+      buildColumns(store, pyramid, 1000, 49_999, pxPerBar, 1, out);
+      let prev = -1;
+      for (let c = 0; c < out.count; c++) {
+        const last = out.lastIndex[c];
+        expect(last).toBeGreaterThan(prev);
+        // The column's close is its last bar's close (Float32 in the pyramid).
+        expect(Math.abs(out.close[c] - store.closeAt(last))).toBeLessThan(0.01);
+        prev = last;
+      }
+      expect(out.lastIndex[out.count - 1]).toBe(49_999);
+    }
+  });
+
   it('reads the pyramid, not the bars, when zoomed out (O(columns))', () => {
     const n = 400_000;
     const { store, pyramid } = setup(n);

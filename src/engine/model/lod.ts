@@ -152,6 +152,8 @@ export interface ColumnData {
   low: Float64Array;
   close: Float64Array;
   volume: Float64Array;
+  /** Logical index of the last bar in each column (indicators are drawn with their value there). */
+  lastIndex: Int32Array;
   /** Lowest low / highest high / largest volume among columns inside the visible range. */
   minLow: number;
   maxHigh: number;
@@ -171,6 +173,7 @@ export function createColumnData(capacity = 4096): ColumnData {
     low: new Float64Array(capacity),
     close: new Float64Array(capacity),
     volume: new Float64Array(capacity),
+    lastIndex: new Int32Array(capacity),
     minLow: Infinity,
     maxHigh: -Infinity,
     maxVolume: 0,
@@ -247,6 +250,7 @@ function buildBars(store: SeriesStore, from: number, to: number, pxPerBar: numbe
     out.low[c] = low[k];
     out.close[c] = close[k];
     out.volume[c] = volume[k];
+    out.lastIndex[c] = i;
     if (i >= from - 0.5 && i <= to + 0.5) {
       if (low[k] < out.minLow) out.minLow = low[k];
       if (high[k] > out.maxHigh) out.maxHigh = high[k];
@@ -282,6 +286,7 @@ function aggregate(
     const width = Math.min(size, bars - start);
     const x = Math.floor((start + (width - 1) / 2 - from) * pxPerBar);
     const k = offset + e;
+    const last = start + width - 1;
     if (x !== col) {
       c++;
       if (c >= out.x.length) {
@@ -296,11 +301,13 @@ function aggregate(
       out.low[c] = l[k];
       out.close[c] = cl[k];
       out.volume[c] = v[k];
+      out.lastIndex[c] = last;
     } else {
       if (h[k] > out.high[c]) out.high[c] = h[k];
       if (l[k] < out.low[c]) out.low[c] = l[k];
       out.close[c] = cl[k];
       out.volume[c] += v[k];
+      out.lastIndex[c] = last;
     }
   }
   out.count = c + 1;

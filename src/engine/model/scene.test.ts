@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTestChart } from '../../../tests/harness/test-chart';
+import { alphaOf } from '../core/colors';
 import { priceLineLabel } from './scene';
+import { spansCollide } from './view/axis-label-guard';
 
 describe('price line labels', () => {
   it('show side, size and PnL for orders and positions', () => {
@@ -70,5 +72,64 @@ describe('scene', () => {
     const t = createTestChart();
     // The harness clock is the last bar's open: 60 s remain on a 1-minute bar.
     expect(t.scene.markTexts.items.slice(0, t.scene.markTexts.count).map((i) => i.text)).toContain('01:00');
+  });
+
+  it('draws no empty-state text when the host shows its own (emptyText "")', () => {
+    const t = createTestChart({ bars: 0, options: { emptyText: '' } });
+    expect(t.scene.markTexts.items.slice(0, t.scene.markTexts.count).map((i) => i.text)).not.toContain('No data');
+  });
+});
+
+describe('time-axis labels under the crosshair', () => {
+  const timeLabels = (t: ReturnType<typeof createTestChart>) => {
+    const bottom = t.controller.model.pane.top + t.controller.model.pane.height;
+    const list = t.scene.axisTexts;
+    return list.items
+      .slice(0, list.count)
+      .map((item, slot) => ({ ...item, slot }))
+      .filter((i) => i.y > bottom);
+  };
+
+  it('hides exactly the tick labels the crosshair’s time label would overlap, and shows them again after', () => {
+    const t = createTestChart();
+    const labels = timeLabels(t);
+    expect(labels.length).toBeGreaterThanOrEqual(4);
+    const target = labels[2];
+    t.controller.setCrosshair({ x: target.x + 3, y: 200 });
+    t.paintLevel(1);
+    const hidden = t.scene.timeLabels.hiddenSlots(t.scene.axisTexts);
+    expect(hidden).toContain(target.slot);
+    for (const l of timeLabels(t)) {
+      const visible = alphaOf(t.scene.axisTexts.items[l.slot].color) > 0;
+      expect(visible).toBe(!hidden.includes(l.slot));
+    }
+    // Far from every label but the ones it covers: at least one label stays.
+    expect(hidden.length).toBeLessThan(labels.length);
+    t.controller.setCrosshair(null);
+    t.paintLevel(1);
+    expect(t.scene.timeLabels.hiddenSlots(t.scene.axisTexts)).toEqual([]);
+    for (const l of timeLabels(t)) expect(alphaOf(t.scene.axisTexts.items[l.slot].color)).toBe(1);
+  });
+
+  it('hides a time line’s label (box and text) under the crosshair’s time label', () => {
+    const t = createTestChart();
+    const bar = t.candles[t.candles.length - 30];
+    t.controller.setLines([{ id: 'fill', kind: 'time', time: bar.time, label: 'Filled' }]);
+    t.paint();
+    const slot = t.scene.markTexts.items.slice(0, t.scene.markTexts.count).findIndex((i) => i.text === 'Filled');
+    const x = t.controller.model.timeScale.indexToX(t.candles.length - 30);
+    t.controller.setCrosshair({ x: x + 40, y: 200 });
+    t.paintLevel(1);
+    expect(t.scene.timeLabels.hiddenSlots(t.scene.markTexts)).toEqual([slot]);
+    expect(alphaOf(t.scene.markTexts.items[slot].color)).toBe(0);
+    // A light repaint (the countdown) rebuilds the marks: the label stays hidden while the crosshair is there.
+    t.paintLevel(2);
+    expect(t.scene.timeLabels.hiddenSlots(t.scene.markTexts)).toEqual([slot]);
+  });
+
+  it('decides by the labels’ extents with a few pixels of clearance', () => {
+    expect(spansCollide({ left: 0, right: 10 }, { left: 13, right: 20 })).toBe(true);
+    expect(spansCollide({ left: 0, right: 10 }, { left: 15, right: 20 })).toBe(false);
+    expect(spansCollide({ left: 30, right: 40 }, { left: 0, right: 27 })).toBe(true);
   });
 });

@@ -2,13 +2,17 @@ import { parseColor, withAlpha } from '../core/colors';
 import { InvalidationLevel } from '../core/invalidate-mask';
 import { utilOf } from '../drawings/registry';
 import type { DrawingOutput } from '../drawings/types';
+import { buildIndicatorLines } from '../indicators/indicator-view';
 import type { PriceLine, TimeLine } from '../types';
 import { MIN_PRICE_AXIS_WIDTH, TIME_AXIS_HEIGHT, VOLUME_BAND, type ChartModel } from './chart-model';
+import { showsHistoryLoading } from './history-prefetch';
 import { buildColumns } from './lod';
 import { formatPrice, formatSigned, formatVolume } from './price-format';
 import type { ResolvedTheme } from './theme';
 import { formatCountdown, formatCrosshairTime, formatTimeTick, timeTicks } from './time-format';
+import { TimeAxisLabelGuard } from './view/axis-label-guard';
 import { boxLabel, LABEL_HEIGHT, LABEL_PAD_X, priceAxisLabel } from './view/labels';
+import { LineList } from './view/line-list';
 import { PrimitiveList, TextList, type MeasureText } from './view/primitive-list';
 
 /** Floats per candle instance: wickLeft bodyWidth yOpen yHigh yLow yClose yVolumeTop up (device px). */
@@ -27,6 +31,8 @@ export interface SeriesView {
 export class Scene {
   readonly grid = new PrimitiveList();
   readonly series: SeriesView = { data: new Float32Array(SERIES_STRIDE * 4096), count: 0, version: 0, wickWidth: 1, volumeBottom: 0 };
+  /** Indicator polylines, drawn over the candles. */
+  readonly indicatorLines = new LineList();
   readonly drawings = new PrimitiveList();
   readonly drawingTexts = new TextList();
   readonly lines = new PrimitiveList();
@@ -39,6 +45,8 @@ export class Scene {
   readonly overlayTexts = new TextList();
   /** The scales the grid and axes were last built for. */
   axesKey = '';
+  /** Time-axis labels (ticks in axisTexts, time-line labels in marks) the crosshair's time label may hide. */
+  readonly timeLabels = new TimeAxisLabelGuard();
 }
 
 export interface SceneEnv {
@@ -47,6 +55,8 @@ export interface SceneEnv {
   /** Unix ms. */
   now: number;
   timeOffsetSeconds: number;
+  /** Text without candles (default "No data"; "" for none). */
+  emptyText?: string;
 }
 
 /**
@@ -119,6 +129,7 @@ function buildSeries(model: ChartModel, scene: Scene): void {
   s.wickWidth = columns.wickWidth;
   s.volumeBottom = volBottom;
   s.version++;
+  buildIndicatorLines(model.indicators, model.store, columns, ps, dpr, scene.indicatorLines);
 }
 
 function buildGridAndAxes(model: ChartModel, scene: Scene, env: SceneEnv): void {
@@ -131,6 +142,7 @@ function buildGridAndAxes(model: ChartModel, scene: Scene, env: SceneEnv): void 
   grid.begin(model.dpr);
   axes.begin(model.dpr);
   texts.begin();
+  scene.timeLabels.clear(texts);
   const axisLeft = pane.left + pane.width;
   const axisBottom = pane.top + pane.height;
   axes.rect(axisLeft, 0, model.width - axisLeft, model.height, theme.axisBackground);
@@ -159,7 +171,9 @@ function buildGridAndAxes(model: ChartModel, scene: Scene, env: SceneEnv): void 
       if (x - w / 2 < lastRight + 8) continue;
       lastRight = x + w / 2;
       grid.vline(x, pane.top, axisBottom, 1, theme.grid);
+      const slot = texts.count;
       texts.add(text, x, axisBottom + TIME_AXIS_HEIGHT / 2, major ? theme.crosshairLabelText : theme.text, 0.5, 0.5);
+      scene.timeLabels.add({ left: x - w / 2, right: x + w / 2 }, texts, slot);
     }
   }
 }
@@ -175,6 +189,7 @@ function buildDrawingsAndLines(model: ChartModel, scene: Scene, env: SceneEnv): 
   scene.lineTexts.begin();
   scene.marks.begin(model.dpr);
   scene.markTexts.begin();
+  scene.timeLabels.clear(scene.markTexts);
 
   const ctx = model.drawingContext();
   const out: DrawingOutput = {
@@ -196,9 +211,10 @@ function buildDrawingsAndLines(model: ChartModel, scene: Scene, env: SceneEnv): 
   for (const line of model.lines) drawPriceLine(model, scene, env, line, axisLeft, axisWidth);
   drawLastPrice(model, scene, env, axisLeft, axisWidth);
 
+  const emptyText = env.emptyText ?? 'No data';
   if (model.store.length === 0) {
-    scene.markTexts.add('No data', pane.left + pane.width / 2, pane.top + pane.height / 2, theme.text, 0.5, 0.5);
-  } else if (model.historyLoading) {
+    if (emptyText) scene.markTexts.add(emptyText, pane.left + pane.width / 2, pane.top + pane.height / 2, theme.text, 0.5, 0.5);
+  } else if (showsHistoryLoading({ from: model.timeScale.from, to: model.timeScale.to, loading: model.historyLoading })) {
     // The oldest bar's side gets an accent bar and a pill while older pages load.
     scene.marks.rect(pane.left, pane.top, 3, pane.height, withAlpha(theme.buy, 0.8));
     boxLabel(scene.marks, scene.markTexts, env.measure, pane.left + 10, pane.top + pane.height / 2, 'Loading history…', theme.crosshairLabel, theme.crosshairLabelText, 0, 0.5);
@@ -245,7 +261,10 @@ function drawTimeLine(model: ChartModel, scene: Scene, env: SceneEnv, line: Time
   const bottom = pane.top + pane.height;
   scene.lines.vline(x, pane.top, bottom, 1, color, 6, 4);
   const text = line.label ?? formatCrosshairTime(line.time + env.timeOffsetSeconds, model.timeIndex.interval);
-  boxLabel(scene.marks, scene.markTexts, env.measure, x, bottom + 2, text, color, 0xffffffff, 0.5, 0);
+  const prim = scene.marks.count;
+  const slot = scene.markTexts.count;
+  const box = boxLabel(scene.marks, scene.markTexts, env.measure, x, bottom + 2, text, color, 0xffffffff, 0.5, 0);
+  scene.timeLabels.add({ left: box.left, right: box.left + box.width }, scene.markTexts, slot, { prims: scene.marks, prim });
 }
 
 function parseLineColor(c: string, env: SceneEnv): number {
@@ -284,6 +303,7 @@ function buildOverlay(model: ChartModel, scene: Scene, env: SceneEnv): void {
   const n = model.store.length;
   const ch = model.crosshair;
   let legendIndex = n - 1;
+  let timeLabel: { left: number; right: number } | null = null;
   if (ch && n > 0 && ch.x >= pane.left && ch.x <= pane.left + pane.width && ch.y >= pane.top && ch.y <= pane.top + pane.height) {
     const index = Math.round(model.timeScale.xToIndex(ch.x));
     const x = model.timeScale.indexToX(index);
@@ -297,9 +317,12 @@ function buildOverlay(model: ChartModel, scene: Scene, env: SceneEnv): void {
     const label = formatCrosshairTime(time, model.timeIndex.interval);
     const w = env.measure(label) + LABEL_PAD_X * 2;
     const cx = Math.max(w / 2, Math.min(axisLeft - w / 2, x));
-    boxLabel(o, t, env.measure, cx, axisBottom + 2, label, theme.crosshairLabel, theme.crosshairLabelText, 0.5, 0);
+    const box = boxLabel(o, t, env.measure, cx, axisBottom + 2, label, theme.crosshairLabel, theme.crosshairLabelText, 0.5, 0);
+    timeLabel = { left: box.left, right: box.left + box.width };
     if (index >= 0 && index < n) legendIndex = index;
   }
+  // Axis labels the crosshair's time label would overlap are hidden while it is there.
+  scene.timeLabels.apply(timeLabel);
   const c = model.store.candleAt(legendIndex);
   if (c) {
     const color = c.close >= c.open ? theme.up : theme.down;

@@ -4,6 +4,7 @@ import type { ResolvedTheme } from '../model/theme';
 import type { Scene } from '../model/scene';
 import type { MeasureText, PrimitiveList, TextList } from '../model/view/primitive-list';
 import { PrimitiveLayer, SeriesLayer } from './gpu-layers';
+import { LineLayer } from './line-layer';
 import { createMeasure, ensureFont, TextPool } from './text-pool';
 
 // Render on demand: Pixi's system ticker would otherwise run every frame for its scheduler even
@@ -28,6 +29,7 @@ export class ChartRenderer {
   measure: MeasureText;
   private readonly stage = new Container({ label: 'chart' });
   private readonly series = new SeriesLayer();
+  private readonly indicatorLines = new LineLayer();
   private readonly layers: LayerPair[];
   private fontName: string;
   private dpr: number;
@@ -63,7 +65,7 @@ export class ChartRenderer {
       pair('marks', (s) => s.marks, (s) => s.markTexts),
       pair('overlay', (s) => s.overlay, (s) => s.overlayTexts),
     ];
-    this.stage.addChild(grid.prims.container, this.series.container);
+    this.stage.addChild(grid.prims.container, this.series.container, this.indicatorLines.container);
     for (const l of this.layers.slice(1)) {
       this.stage.addChild(l.prims.container);
       if (l.texts) this.stage.addChild(l.texts.container);
@@ -76,7 +78,7 @@ export class ChartRenderer {
     // Our own context: the engine draws flat 2D layers in order and uses no masks or depth test, so
     // it asks for no depth or stencil buffer (Pixi always asks for stencil) — that is 4 bytes less
     // per device pixel, a fifth of a 1600×900 chart's GPU memory at dpr 2, and nothing to clear
-    // each frame. Pixi logs one warning that masks need a stencil buffer; there are none here.
+    // each frame.
     const canvas = document.createElement('canvas');
     const context = canvas.getContext('webgl2', {
       // Opaque unless the theme's background is see-through (packed 0xRRGGBBAA).
@@ -89,6 +91,7 @@ export class ChartRenderer {
       powerPreference: 'high-performance',
     });
     if (!context) throw new Error('WebGL2 is not available in this browser');
+    const restore = answerStencilCheck(context);
     await renderer.init({
       canvas,
       context,
@@ -102,7 +105,7 @@ export class ChartRenderer {
       // no accessibility layer, no ticker-driven extensions.
       skipExtensionImports: true,
       powerPreference: 'high-performance',
-    });
+    }).finally(restore);
     const r = new ChartRenderer(renderer, theme, width, height, dpr);
     r.canvas.style.display = 'block';
     return r;
@@ -130,6 +133,7 @@ export class ChartRenderer {
     const dw = Math.round(this.width * this.dpr);
     const dh = Math.round(this.height * this.dpr);
     this.series.sync(scene.series, dw, dh);
+    this.indicatorLines.sync(scene.indicatorLines, dw, dh);
     for (const l of this.layers) {
       l.prims.sync(l.list(scene), dw, dh);
       if (l.texts && l.textList) l.texts.sync(l.textList(scene), this.dpr);
@@ -139,6 +143,7 @@ export class ChartRenderer {
 
   destroy(): void {
     this.series.destroy();
+    this.indicatorLines.destroy();
     for (const l of this.layers) {
       l.prims.destroy();
       l.texts?.container.destroy({ children: true });
@@ -147,4 +152,27 @@ export class ChartRenderer {
     // Loses the WebGL context (GlContextSystem.destroy) and removes the canvas from the page.
     this.renderer.destroy({ removeView: true });
   }
+}
+
+/**
+ * Pixi's GlContextSystem.validateContext warns ("Provided WebGL context does not have a stencil
+ * buffer, masks may not render correctly") for any context without a stencil buffer — once per
+ * chart. Stencil is what Pixi's masks (`mask`, Graphics masks, scissor fallbacks) need; this
+ * renderer has none of them (no Graphics, no masks, no filters: layers are instanced meshes and
+ * BitmapTexts drawn in order), so the warning is noise. `getContextAttributes` is read nowhere else
+ * in Pixi (8.22), so for the duration of `init` only, this one context reports a stencil buffer;
+ * then the context's own method is back. Returns the function that restores it.
+ */
+function answerStencilCheck(context: WebGL2RenderingContext): () => void {
+  const own = context.getContextAttributes.bind(context);
+  Object.defineProperty(context, 'getContextAttributes', {
+    configurable: true,
+    value: (): WebGLContextAttributes | null => {
+      const attributes = own();
+      return attributes && { ...attributes, stencil: true };
+    },
+  });
+  return () => {
+    delete (context as { getContextAttributes?: unknown }).getContextAttributes;
+  };
 }

@@ -127,3 +127,55 @@ void main() {
   finalColor = vec4(c.rgb * c.a, c.a);
 }
 `;
+
+/**
+ * Polylines: instance i is the segment from point i to point i + 1 (two attributes over one point
+ * buffer, 12 bytes per point). A segment touching a break point (y ≤ −1e29) collapses outside the
+ * clip space. Quads reach one pixel past the line's half width across (anti-aliased edge) and half
+ * a width past each end along, so consecutive segments overlap at joins instead of notching.
+ */
+export const LINE_VERTEX = /* glsl */ `#version 300 es
+precision highp float;
+in vec2 aCorner;
+in vec2 aA;
+in vec2 aB;
+in vec4 aColor;
+uniform vec2 uSize;
+uniform float uWidth;
+out vec4 vColor;
+out float vAcross;
+out float vHalf;
+
+void main() {
+  vColor = aColor;
+  vHalf = uWidth * 0.5;
+  vAcross = 0.0;
+  if (aA.y < -1e29 || aB.y < -1e29) {
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    return;
+  }
+  vec2 dir = aB - aA;
+  float len = length(dir);
+  vec2 d = len > 0.0 ? dir / len : vec2(1.0, 0.0);
+  vec2 n = vec2(-d.y, d.x);
+  float across = (aCorner.y * 2.0 - 1.0) * (vHalf + 1.0);
+  float along = mix(-vHalf, len + vHalf, aCorner.x);
+  vec2 p = aA + d * along + n * across;
+  vAcross = across;
+  gl_Position = vec4(p.x / uSize.x * 2.0 - 1.0, 1.0 - p.y / uSize.y * 2.0, 0.0, 1.0);
+}
+`;
+
+export const LINE_FRAGMENT = /* glsl */ `#version 300 es
+precision highp float;
+in vec4 vColor;
+in float vAcross;
+in float vHalf;
+out vec4 finalColor;
+
+void main() {
+  float a = vColor.a * clamp(vHalf + 0.5 - abs(vAcross), 0.0, 1.0);
+  if (a <= 0.0) discard;
+  finalColor = vec4(vColor.rgb * a, a);
+}
+`;

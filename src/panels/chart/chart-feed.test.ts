@@ -215,6 +215,23 @@ describe('ChartFeed', () => {
     expect(errors).toEqual(['Invalid symbol.', 'Stream closed']);
   });
 
+  it('Retry loads the market shown again after a failure and reports a new failure again', async () => {
+    feed.show(BTC);
+    binance.fetches[0].reject(new MarketDataError('binance', 'Service unavailable', undefined, 503));
+    await flush();
+    feed.reload();
+    expect(binance.fetches).toHaveLength(2);
+    expect(binance.fetches[1].params).toMatchObject({ symbol: 'BTCUSDT', interval: '5m' });
+    binance.fetches[1].reject(new MarketDataError('binance', 'Service unavailable', undefined, 503));
+    await flush();
+    expect(errors).toEqual(['Service unavailable', 'Service unavailable']);
+    feed.reload();
+    binance.fetches[2].resolve(page('BTCUSDT', 6000, 5));
+    await flush();
+    expect(statuses).toEqual(['loading', 'error', 'loading', 'error', 'loading', 'ready']);
+    expect(engine.target.shown).toHaveLength(5);
+  });
+
   it('an empty answer is a market with no bars, not an error', async () => {
     feed.show(BTC);
     binance.fetches[0].resolve([]);

@@ -100,6 +100,17 @@ export class ChartFeed {
       });
   }
 
+  /**
+   * Loads the market shown again from the start — the panel's Retry after the exchange was
+   * unreachable or had no bars. Failures are reported again (a new attempt, a new message).
+   */
+  reload(): void {
+    const market = this.market;
+    if (this.disposed || !market) return;
+    this.market = null;
+    this.show(market);
+  }
+
   /** The engine's `needHistory`: loads the page before `beforeTime` (unix s of the oldest loaded bar). */
   loadHistory(beforeTime: number, attempt = 0): void {
     const market = this.market;

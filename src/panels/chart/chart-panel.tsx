@@ -1,4 +1,4 @@
-import { Box, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Box, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useSnapshot } from 'valtio';
 import { EXCHANGE_DISPLAY_NAMES } from '../../api/contracts/common';
@@ -6,7 +6,8 @@ import { useInstrument } from '../../api/exchanges/get-exchange-info';
 import { useFeatureFlagMap } from '../../api/feature-flags/get-feature-flag-map';
 import { useUpdateServerSettings } from '../../api/settings/update-server-settings';
 import type { ChartOptions, CrosshairInfo } from '../../engine';
-import { chartLinks, setActiveChart } from '../../state/chart-links';
+import { newIndicator, type ChartIndicator } from '../../state/chart-indicators';
+import { addChartIndicator, chartLinks, removeChartIndicator, setActiveChart, updateChartIndicator } from '../../state/chart-links';
 import { drawingSettings } from '../../state/drawing-settings';
 import { userSettings } from '../../state/user-settings';
 import { ChartHeader } from '../shared/chart-header';
@@ -14,13 +15,19 @@ import type { PanelProps } from '../shared/panel-props';
 import { ChartContextMenu, type ContextMenuPoint } from './chart-context-menu';
 import { commitDrawingPatch } from './drawing-records';
 import { DrawingToolbar } from './drawing-toolbar';
+import { IndicatorDialog } from './indicator-dialog';
+import { IndicatorLegend } from './indicator-legend';
+import { IndicatorMenu } from './indicator-menu';
 import { useActiveChartInstrument } from './use-active-chart-instrument';
 import { useChartAlerts } from './use-chart-alerts';
 import { useChartDrawings, useLocalFibImport } from './use-chart-drawings';
 import { useChartEngine } from './use-chart-engine';
 import { useChartFeed } from './use-chart-feed';
+import { useChartIndicators } from './use-chart-indicators';
 
-const ENGINE_OPTIONS: ChartOptions = { toolOptions: { magnet: true } };
+// The panel shows its own loading / empty / error message (with Retry): the engine draws none.
+const ENGINE_OPTIONS: ChartOptions = { toolOptions: { magnet: true }, emptyText: '' };
+const NO_INDICATORS: readonly ChartIndicator[] = [];
 
 const newId = () => globalThis.crypto?.randomUUID?.() ?? `d-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
 
@@ -32,7 +39,9 @@ const isTyping = (target: EventTarget | null) =>
  * canvas, with the drawing toolbar on its left when drawing is on. Here — and only here — the
  * engine meets the stores and the server data (STYLE pattern 7): candles through the market
  * adapters (`useChartFeed`), drawings through the server settings (`useChartDrawings`), alerts as
- * draggable lines (`useChartAlerts`), the instrument's tick size from exchange-info.
+ * draggable lines (`useChartAlerts`), the instrument's tick size from exchange-info, overlay
+ * indicators from the chart's config in the layout (`useChartIndicators`, edited in the header's
+ * Indicators menu and the legend).
  *
  * Test hooks on `[data-testid=chart-body]`: `data-status` (idle|loading|ready|empty|error),
  * `data-last-price`, `data-bars`, `data-drawings`, `data-alert-lines`, `data-crosshair-price` — written directly to the
@@ -77,15 +86,22 @@ export function ChartPanel({ node }: PanelProps) {
     setAttr('data-last-price', null);
     setAttr('data-bars', '0');
   }, [exchange, symbol, interval, useTestnet]);
-  const status = useChartFeed(
+  const indicators = chart?.indicators ?? NO_INDICATORS;
+  const { refresh: refreshIndicators, bindValue } = useChartIndicators(engine, indicators, precision);
+  const [editing, setEditing] = useState<{ indicator: ChartIndicator; isNew: boolean } | null>(null);
+  const { status, retry } = useChartFeed(
     engine,
     { exchange, symbol, interval, testnet: useTestnet },
     {
       onPrice: (price) => {
         livePrice.current = price;
         setAttr('data-last-price', String(price));
+        refreshIndicators();
       },
-      onBars: (bars) => setAttr('data-bars', String(bars)),
+      onBars: (bars) => {
+        setAttr('data-bars', String(bars));
+        refreshIndicators();
+      },
     },
   );
 
@@ -137,7 +153,13 @@ export function ChartPanel({ node }: PanelProps) {
   const loading = status === 'loading' || (!engine && !failure);
   return (
     <Stack gap={0} h="100%" onPointerDownCapture={() => setActiveChart(id)}>
-      <ChartHeader chartId={id} />
+      <ChartHeader chartId={id}>
+        <IndicatorMenu
+          indicators={indicators}
+          onAdd={(kind) => setEditing({ indicator: newIndicator(kind, indicators), isNew: true })}
+          onEdit={(indicator) => setEditing({ indicator, isNew: false })}
+        />
+      </ChartHeader>
       <Group gap={0} wrap="nowrap" align="stretch" style={{ flex: 1, minHeight: 0, borderTop: '1px solid var(--mantine-color-dark-4)' }}>
         {drawingOn ? <DrawingToolbar fibEnabled={fibOn} /> : null}
         <Box
@@ -151,24 +173,39 @@ export function ChartPanel({ node }: PanelProps) {
           onContextMenu={onContextMenu}
         >
           <div ref={hostRef} data-testid="chart-canvas" style={{ position: 'absolute', inset: 0 }} />
-          <Text size="xs" c="dimmed" pos="absolute" top={22} left={8} style={{ pointerEvents: 'none', zIndex: 1 }} data-testid="chart-legend">
-            {symbol} · {interval} · {EXCHANGE_DISPLAY_NAMES[exchange]}
-            {useTestnet ? ' · testnet' : ''}
-          </Text>
+          <Stack gap={0} pos="absolute" top={22} left={8} style={{ pointerEvents: 'none', zIndex: 1 }}>
+            <Text size="xs" c="dimmed" data-testid="chart-legend">
+              {symbol} · {interval} · {EXCHANGE_DISPLAY_NAMES[exchange]}
+              {useTestnet ? ' · testnet' : ''}
+            </Text>
+            <IndicatorLegend
+              indicators={indicators}
+              bindValue={bindValue}
+              onEdit={(indicator) => setEditing({ indicator, isNew: false })}
+              onRemove={(indicator) => removeChartIndicator(id, indicator.id)}
+            />
+          </Stack>
           {loading ? (
             <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }} data-testid="chart-loading">
               <Loader size="sm" aria-label={`Loading ${symbol}`} />
             </Center>
           ) : null}
           {failure || status === 'error' || status === 'empty' ? (
-            <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }}>
-              <Text size="sm" c="dimmed">
-                {failure
-                  ? 'The chart could not start in this browser (WebGL is unavailable).'
-                  : status === 'empty'
-                    ? `No candles for ${symbol} on ${EXCHANGE_DISPLAY_NAMES[exchange]} yet.`
-                    : `Candles for ${symbol} could not be loaded.`}
-              </Text>
+            <Center pos="absolute" inset={0} style={{ pointerEvents: 'none' }} data-testid="chart-message">
+              <Stack gap={8} align="center" style={{ pointerEvents: 'auto' }}>
+                <Text size="sm" c="dimmed">
+                  {failure
+                    ? 'The chart could not start in this browser (WebGL is unavailable).'
+                    : status === 'empty'
+                      ? `No candles for ${symbol} on ${EXCHANGE_DISPLAY_NAMES[exchange]} yet.`
+                      : `Candles for ${symbol} could not be loaded.`}
+                </Text>
+                {failure ? null : (
+                  <Button size="compact-sm" variant="default" onClick={retry}>
+                    Retry
+                  </Button>
+                )}
+              </Stack>
             </Center>
           ) : null}
           <ChartContextMenu
@@ -181,6 +218,23 @@ export function ChartPanel({ node }: PanelProps) {
           />
         </Box>
       </Group>
+      {editing ? (
+        <IndicatorDialog
+          key={editing.indicator.id}
+          indicator={editing.indicator}
+          isNew={editing.isNew}
+          onClose={() => setEditing(null)}
+          onRemove={() => {
+            removeChartIndicator(id, editing.indicator.id);
+            setEditing(null);
+          }}
+          onSave={(indicator) => {
+            if (editing.isNew) addChartIndicator(id, indicator);
+            else updateChartIndicator(id, indicator);
+            setEditing(null);
+          }}
+        />
+      ) : null}
     </Stack>
   );
 }

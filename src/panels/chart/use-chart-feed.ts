@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ExchangeId } from '../../api/contracts/common';
 import { useConfig } from '../../api/config/get-config';
 import { createMarketAdapter, type MarketAdapter } from '../../api/market';
@@ -14,10 +14,10 @@ export interface FeedListeners {
 /**
  * Candles for the chart: one `ChartFeed` per engine, pointed at the chart's market whenever it
  * changes, paging history on the engine's `needHistory`. Failures toast the exchange's own message
- * (SPEC §8). `listeners` get the last price and bar count; they are read through a ref, so passing
+ * (SPEC §8); `retry` loads the market again. `listeners` get the last price and bar count; they are read through a ref, so passing
  * new functions does not restart anything.
  */
-export function useChartFeed(engine: ChartEngine | null, market: FeedMarket, listeners: FeedListeners): FeedStatus {
+export function useChartFeed(engine: ChartEngine | null, market: FeedMarket, listeners: FeedListeners): { status: FeedStatus; retry: () => void } {
   const { data: config } = useConfig();
   const [status, setStatus] = useState<FeedStatus>('idle');
   const feedRef = useRef<ChartFeed | null>(null);
@@ -59,5 +59,6 @@ export function useChartFeed(engine: ChartEngine | null, market: FeedMarket, lis
     feedRef.current?.show({ exchange, symbol, interval, testnet });
   }, [engine, config, exchange, symbol, interval, testnet]);
 
-  return status;
+  const retry = useCallback(() => feedRef.current?.reload(), []);
+  return { status, retry };
 }

@@ -1,5 +1,5 @@
 import { Group, Select } from '@mantine/core';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { EXCHANGE_DISPLAY_NAMES, type ExchangeId } from '../../api/contracts/common';
 import { useAllTradingPairs } from '../../api/exchanges/get-all-trading-pairs';
@@ -16,9 +16,10 @@ import { useFavoritePairs } from './use-favorite-pairs';
 /**
  * The market controls of a chart panel: link colour, exchange, pair, favourite star, interval. They
  * act on the chart's entry in the `chartLinks` store, so a change reaches the linked charts and is
- * saved with the layout. The chart panel renders this above its canvas.
+ * saved with the layout. The chart panel renders this above its canvas; `children` (the chart's
+ * own controls, e.g. its Indicators menu) follow the interval.
  */
-export function ChartHeader({ chartId }: { chartId: string }) {
+export function ChartHeader({ chartId, children }: { chartId: string; children?: ReactNode }) {
   const chart = useSnapshot(chartLinks).charts[chartId];
   const exchanges = useEnabledExchanges();
   const exchange = chart?.exchange ?? 'binance';
@@ -59,6 +60,7 @@ export function ChartHeader({ chartId }: { chartId: string }) {
       <PairInput value={chart.symbol} suggestions={suggestions} onCommit={(symbol) => setChartPair(chartId, chart.exchange, symbol)} />
       <FavoritePairToggle exchange={chart.exchange} symbol={chart.symbol} />
       <IntervalPicker value={chart.interval} onChange={(interval) => setChartTimeframe(chartId, interval)} />
+      {children}
     </Group>
   );
 }

@@ -29,10 +29,6 @@ export const UPCOMING_PANELS: Readonly<Record<string, UpcomingPanelText>> = {
     summary: 'Your wallet on the exchange of the selected API key.',
     points: ['Total or available balance (your choice in settings)', 'In the balance currency, with margin in use', 'Hidden behind a mask when you turn masking on'],
   },
-  scanner: {
-    summary: 'Scans the exchange for pairs on the move.',
-    points: ['24 h change, volume and volatility across all pairs', 'Sort and filter the list', 'Click a pair to show it in the active chart'],
-  },
   alerts: {
     summary: 'Price alerts for your pairs.',
     points: ['Set a trigger price from the chart or here', 'Your alert sound plays when the price crosses it', 'Every alert is a line on its chart'],

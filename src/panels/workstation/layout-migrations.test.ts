@@ -48,6 +48,23 @@ describe('restoreLayout', () => {
     expect(componentsOf(result.json)).toEqual(['favorites:w']);
   });
 
+  it('keeps chart indicators through save and restore, reads charts saved before indicators unchanged (no version step)', () => {
+    const sma = { id: 's', kind: 'sma', period: 20, source: 'close', color: '#f5c518' };
+    const before = stored(layoutOf([tab('chart', 'c1', { exchange: 'binance', symbol: 'BTCUSDT', interval: '5m', link: null })]));
+    const old = restoreLayout(before, ctx);
+    expect(old.repairs).toEqual([]);
+    expect(chartConfigsOf(buildModel(old.json), chartDefaults).c1).toEqual({ exchange: 'binance', symbol: 'BTCUSDT', interval: '5m', link: null });
+    const config = { exchange: 'binance', symbol: 'BTCUSDT', interval: '5m', link: null, indicators: [sma] };
+    const saved = serializeLayout(buildModel(restoreLayout(stored(layoutOf([tab('chart', 'c1', config)])), ctx).json));
+    const again = restoreLayout(saved, ctx);
+    expect(again.repairs).toEqual([]);
+    expect(chartConfigsOf(buildModel(again.json), chartDefaults).c1).toEqual(config);
+    // An unreadable entry (e.g. written by a newer build) is dropped; the rest stays.
+    const mixed = restoreLayout(stored(layoutOf([tab('chart', 'c1', { ...config, indicators: [sma, { id: 'm', kind: 'macd' }] })])), ctx);
+    expect(mixed.repairs).toEqual(['repaired the config of chart c1']);
+    expect(chartConfigsOf(buildModel(mixed.json), chartDefaults).c1.indicators).toEqual([sma]);
+  });
+
   it('falls back to the default when a version step is missing', () => {
     const result = restoreLayout(stored(layoutOf([tab('favorites', 'f')])), { ...ctx, migrations: {}, currentVersion: 2 });
     expect(result.source).toBe('default');

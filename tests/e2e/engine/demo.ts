@@ -8,6 +8,7 @@ export interface DemoWindow {
     lines: Array<{ id: string; kind: string; price?: number; time?: number }>;
     events: Array<{ type: string; payload: unknown }>;
     historyRequests: number[];
+    historyPending: boolean;
   };
   __engine: {
     renderNow(): void;

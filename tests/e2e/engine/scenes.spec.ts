@@ -21,6 +21,11 @@ const scenes: Array<[name: string, query: string]> = [
   ['no-data', 'scene=empty'],
   ['history-loading', 'scene=candles&range=0,100&history=hold'],
   ['level-of-detail-100k', 'scene=candles&bars=100000&range=0,100000&history=none'],
+  // The crosshair's time label over a time line's label and tick labels: those are hidden, not overlapped.
+  ['crosshair-hides-time-labels', 'scene=lines&crosshair=540,200'],
+  // All 300 bars: the averages start once their windows fill, VWAP at the first bar of the UTC day.
+  ['indicators', 'scene=candles&range=-3,303&history=none&indicators=sma,ema,vwap,bb'],
+  ['indicators-level-of-detail-100k', 'scene=candles&bars=100000&range=0,100000&history=none&indicators=sma,ema,vwap,bb'],
 ];
 
 test.describe('chart engine scenes', () => {

@@ -79,6 +79,17 @@ export class PrimitiveList {
     this.vline(x + w, y, y + h, width, color);
   }
 
+  /** Colour of primitive `i`. */
+  colorAt(i: number): Rgba {
+    return toLittleEndianRgba(this.u32[i * PRIM_STRIDE + 8]);
+  }
+
+  /** Recolours primitive `i` in place (e.g. hides it with alpha 0) and marks the list for upload. */
+  setColor(i: number, color: Rgba): void {
+    this.u32[i * PRIM_STRIDE + 8] = toLittleEndianRgba(color);
+    this.version++;
+  }
+
   private push(a: number, b: number, c: number, e: number, kind: number, width: number, dash: number, gap: number, color: Rgba, color2: Rgba): void {
     if ((this.count + 1) * PRIM_STRIDE > this.data.length) this.grow();
     const o = this.count * PRIM_STRIDE;
@@ -105,6 +116,7 @@ export class PrimitiveList {
   }
 }
 
+/** Swaps 0xRRGGBBAA into the byte order the GPU reads (its own inverse). */
 function toLittleEndianRgba(c: Rgba): number {
   return (((c & 255) << 24) | (((c >>> 8) & 255) << 16) | (((c >>> 16) & 255) << 8) | (c >>> 24)) >>> 0;
 }
@@ -144,6 +156,12 @@ export class TextList {
       this.items.push({ text, x, y, color, ax, ay });
     }
     this.count++;
+  }
+
+  /** Recolours the label in `slot` in place (same string: no new text layout) and marks the list changed. */
+  setColor(slot: number, color: Rgba): void {
+    this.items[slot].color = color;
+    this.version++;
   }
 }
 

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { VenueContext } from '../venue';
+import { registerBybitAccount } from './account';
+import { registerBybitOrders } from './orders';
+import { registerBybitPrivateStream } from './stream';
+
+export { bybitEngineOptions } from './economics';
+
+/**
+ * The Bybit v5 paper venue (unified trading account; categories linear and inverse) at Bybit's own
+ * private paths (bybit.md §5–§6), signed and checked like Bybit (private/bybit.ts
+ * `verifyBybitSigned`), answering Bybit's envelopes and retCodes with HTTP 200.
+ * Mounted by the sim plugin inside `/sim/bybit` (MAINNET) and `/sim/testnet/bybit` (TESTNET).
+ */
+export function registerBybitVenue(app: FastifyInstance, venue: VenueContext): void {
+  // Bybit signs the POST body exactly as sent (trap 13): keep the raw JSON text, parse it after the check.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  registerBybitOrders(app, venue);
+  registerBybitAccount(app, venue);
+  registerBybitPrivateStream(app, venue);
+}

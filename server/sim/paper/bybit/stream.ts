@@ -1,0 +1,199 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SimConnection } from '../../hub';
+import { hmacHex, isSimKey, sameSignature, simSecret } from '../../private/credentials';
+import { accountId, fixed, formatFixed, type AccountKey, type Category, type EngineEvent, type PaperEngine } from '../engine';
+import type { VenueContext } from '../venue';
+import { qtyOf, streamExecutionJson, streamOrderJson, streamPositionJson, usdPrice, walletJson } from './format';
+
+export const PRIVATE_TOPICS = ['order', 'execution', 'position', 'wallet'] as const;
+type Topic = (typeof PRIVATE_TOPICS)[number];
+
+interface Item {
+  topic: Topic;
+  category: Category | null;
+  data: unknown;
+}
+
+/**
+ * Engine events → the items of Bybit's private topics (websocket/private/*.mdx): `order` for every
+ * order change, `execution` for every fill (with `execPnl`, and `closedSize` from the position that
+ * follows it), `position` for every position an event changed, one `wallet` snapshot per batch.
+ */
+export function bybitItems(engine: PaperEngine, id: string, account: AccountKey, events: EngineEvent[]): Item[] {
+  const items: Item[] = [];
+  let wallet = false;
+  events.forEach((ev, i) => {
+    if (ev.type === 'account') {
+      if (ev.reason === 'reset') return;
+      for (const p of ev.positions) {
+        const spec = engine.instrument(p.symbol);
+        if (!spec) continue;
+        const mark = fixed(p.markPrice) !== 0n ? p.markPrice : (engine.lastPrice(p.symbol, ev.time) ?? p.markPrice);
+        items.push({ topic: 'position', category: spec.category, data: streamPositionJson(spec, p, mark) });
+      }
+      wallet = true;
+      return;
+    }
+    const spec = engine.instrument(ev.order.symbol);
+    if (!spec) return;
+    items.push({ topic: 'order', category: spec.category, data: streamOrderJson(spec, account, ev.order) });
+    const f = ev.fill;
+    if (ev.exec !== 'fill' || !f) return;
+    // The size this fill closed: the position after it (in the account event that follows) minus the fill.
+    let closedSize = '0';
+    const next = events.slice(i + 1).find((e) => e.type === 'account' && e.positions.some((p) => p.symbol === f.symbol));
+    const after = next?.type === 'account' ? next.positions.find((p) => p.symbol === f.symbol) : undefined;
+    if (after) {
+      const qty = fixed(f.qty);
+      const before = fixed(after.size) - (f.side === 'BUY' ? qty : -qty);
+      const closes = f.side === 'BUY' ? before < 0n : before > 0n;
+      const abs = before < 0n ? -before : before;
+      if (closes) closedSize = formatFixed(abs < qty ? abs : qty, 18);
+    }
+    const leaves = ev.order.status === 'NEW' || ev.order.status === 'PARTIALLY_FILLED' ? fixed(ev.order.qty) - fixed(ev.order.filledQty) : 0n;
+    items.push({
+      topic: 'execution',
+      category: spec.category,
+      data: streamExecutionJson(f, {
+        spec,
+        account,
+        order: ev.order,
+        leavesQty: qtyOf(spec, formatFixed(leaves, 18)),
+        markPrice: engine.lastPrice(f.symbol, f.time) ?? f.price,
+        closedSize: qtyOf(spec, closedSize),
+      }),
+    });
+  });
+  if (wallet && engine.has(id)) {
+    const at = events[events.length - 1]?.time ?? 0;
+    const balances = engine
+      .balances(id)
+      .filter((b) => fixed(b.wallet) !== 0n || fixed(b.unrealisedPnl) !== 0n)
+      .map((balance) => ({ balance, usd: usdPrice(engine, balance.currency, at) }));
+    items.push({ topic: 'wallet', category: null, data: walletJson(balances, true) });
+  }
+  return items;
+}
+
+interface PrivateConnection {
+  conn: SimConnection;
+  connId: string;
+  account: AccountKey | null;
+  /** Subscribed topic names: `order` (all-in-one) or `order.linear` / `order.inverse` (categorised), … */
+  topics: Set<string>;
+  queue: unknown[];
+}
+
+interface Request {
+  op?: unknown;
+  args?: unknown;
+  req_id?: unknown;
+}
+
+const ALL_TOPICS = new Set<string>([...PRIVATE_TOPICS, ...['order', 'execution', 'position'].flatMap((t) => [`${t}.linear`, `${t}.inverse`])]);
+
+/**
+ * Bybit's private WebSocket `/v5/private` (bybit.md §2, §5; websocket/wss-authentication.mdx):
+ * `{"op":"auth","args":[apiKey, expires, signature]}` with signature = hex HMAC-SHA256(secret,
+ * "GET/realtime" + expires) and expires (ms) in the future; `{"op":"ping"}` → `{"op":"pong"}`;
+ * topics `order`, `execution`, `position` (also `.linear` / `.inverse`) and `wallet`. The account's
+ * events reach it only after they were written (PaperRuntime), and only its own account's.
+ */
+export function registerBybitPrivateStream(app: FastifyInstance, venue: VenueContext): void {
+  const { runtime, hub } = venue;
+  const engine = runtime.engine;
+  const conns = new Set<PrivateConnection>();
+
+  const unsubscribe = runtime.subscribe((account, events) => {
+    if (account.network !== venue.network) return;
+    const id = accountId(account);
+    const targets = [...conns].filter((c) => c.account && accountId(c.account) === id && c.topics.size > 0);
+    if (targets.length === 0) return;
+    const items = bybitItems(engine, id, account, events);
+    if (items.length === 0) return;
+    const creationTime = events[events.length - 1].time;
+    for (const c of targets) {
+      for (const topic of PRIVATE_TOPICS) {
+        for (const name of [topic, `${topic}.linear`, `${topic}.inverse`]) {
+          if (!c.topics.has(name)) continue;
+          const category = name.includes('.') ? name.split('.')[1] : null;
+          const data = items.filter((x) => x.topic === topic && (category === null || x.category === category)).map((x) => x.data);
+          if (data.length) c.queue.push({ id: randomUUID(), topic: name, creationTime, data });
+        }
+      }
+      hub.pollNow(c.conn);
+    }
+  });
+  app.addHook('onClose', async () => unsubscribe());
+
+  app.get('/v5/private', { websocket: true }, (socket: WebSocket) => {
+    const conn = new SimConnection('bybit', socket, (_t, f) => f, 'private');
+    const pc: PrivateConnection = { conn, connId: `${randomUUID().slice(0, 20)}-${conns.size}`, account: null, topics: new Set(), queue: [] };
+    conn.subs.set('private', { poll: () => pc.queue.splice(0) });
+    conns.add(pc);
+    socket.on('close', () => conns.delete(pc));
+    hub.add(conn);
+    // The fault hook "drop private sockets" keeps dropping new ones while it is set.
+    if (venue.faults.get('bybit').dropPrivateSockets) {
+      hub.drop('bybit', 'private');
+      return;
+    }
+
+    socket.on('message', (raw) => {
+      let req: Request;
+      try {
+        req = JSON.parse(raw.toString()) as Request;
+      } catch {
+        conn.send({ success: false, ret_msg: 'error:unmarshal error', conn_id: pc.connId, op: '' });
+        return;
+      }
+      if (typeof req !== 'object' || req === null) {
+        conn.send({ success: false, ret_msg: 'error:unmarshal error', conn_id: pc.connId, op: '' });
+        return;
+      }
+      const reqId = typeof req.req_id === 'string' ? req.req_id : '';
+      const args = Array.isArray(req.args) ? req.args : [];
+      const answer = (op: string, success: boolean, retMsg = '') => conn.send({ success, ret_msg: retMsg, op, conn_id: pc.connId, ...(reqId ? { req_id: reqId } : {}) });
+      switch (req.op) {
+        case 'ping':
+          conn.send({ req_id: reqId, op: 'pong', args: [String(Date.now())], conn_id: pc.connId });
+          return;
+        case 'auth': {
+          const [apiKey, expires, signature] = args;
+          const exp = typeof expires === 'number' ? String(expires) : typeof expires === 'string' ? expires : '';
+          if (typeof apiKey !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(exp)) return answer('auth', false, 'Params Error');
+          // An expiry in the past (the sign of a clock out of sync) is "Params Error" on Bybit too.
+          if (Number(exp) <= runtime.now()) return answer('auth', false, 'Params Error');
+          if (!isSimKey(apiKey) || !sameSignature(hmacHex(simSecret(venue.seed, apiKey), `GET/realtime${exp}`), signature)) {
+            return answer('auth', false, 'Request not authorized');
+          }
+          const account: AccountKey = { apiKey, exchange: 'bybit', network: venue.network };
+          if (pc.account && accountId(pc.account) !== accountId(account)) return answer('auth', false, 'Repeat auth with another key');
+          pc.account = account;
+          return answer('auth', true);
+        }
+        case 'subscribe':
+        case 'unsubscribe': {
+          const op = req.op;
+          const topics = args.filter((a): a is string => typeof a === 'string');
+          if (!pc.account) return answer(op, false, 'Request not authorized');
+          const bad = topics.find((t) => !ALL_TOPICS.has(t));
+          if (bad !== undefined || topics.length === 0) return answer(op, false, `error:handler not found,topic:${bad ?? ''}`);
+          // All-in-one and categorised topics cannot be in the same request.
+          for (const t of PRIVATE_TOPICS) {
+            if (topics.includes(t) && topics.some((x) => x.startsWith(`${t}.`))) return answer(op, false, `error:all-in-one topic ${t} and its categorised topics cannot be in one request`);
+          }
+          for (const t of topics) {
+            if (op === 'subscribe') pc.topics.add(t);
+            else pc.topics.delete(t);
+          }
+          return answer(op, true);
+        }
+        default:
+          return answer(String(req.op ?? ''), false, `error:handler not found,op:${String(req.op)}`);
+      }
+    });
+  });
+}
