@@ -17,6 +17,8 @@ export interface ExchangeResponse {
   status: number;
   /** The raw body: clients parse it themselves (error shapes differ per exchange). */
   text: string;
+  /** Response headers, lower-case names (rate-limit budgets). */
+  headers?: Record<string, string>;
 }
 
 export type ExchangeTransport = (req: ExchangeRequest) => Promise<ExchangeResponse>;
@@ -57,6 +59,7 @@ export class ExchangeRejectedError extends Error {
 export type FetchFn = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<{
   status: number;
   text(): Promise<string>;
+  headers?: { forEach(cb: (value: string, key: string) => void): void };
 }>;
 
 /**
@@ -67,7 +70,7 @@ export function httpTransport(exchange: ExchangeId, base: string, opts: { fetch?
   const doFetch: FetchFn = opts.fetch ?? ((url, init) => fetch(url, init));
   const timeoutMs = opts.timeoutMs ?? 10_000;
   return async (req) => {
-    let res: { status: number; text(): Promise<string> };
+    let res: Awaited<ReturnType<FetchFn>>;
     try {
       res = await doFetch(`${base}${req.path}`, {
         method: req.method,
@@ -81,7 +84,11 @@ export function httpTransport(exchange: ExchangeId, base: string, opts: { fetch?
     }
     const text = await res.text().catch(() => '');
     if (res.status >= 500) throw new ExchangeUnreachableError(exchange, `HTTP ${res.status}`);
-    return { status: res.status, text };
+    const headers: Record<string, string> = {};
+    res.headers?.forEach((value, key) => {
+      headers[key.toLowerCase()] = value;
+    });
+    return { status: res.status, text, headers };
   };
 }
 

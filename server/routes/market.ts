@@ -7,6 +7,7 @@ import { ExchangeInfoService, type ExchangeInfoOptions, type FetchLike } from '.
 import { isFeatureEnabled } from '../services/feature-flags';
 import simPlugin, { SimMarket } from '../sim';
 import { registerScannerRoutes, type ScannerRouteDeps } from './scanner';
+import { registerTradeRoutes, type TradeRouteDeps } from './trade';
 import { exchangeRoutes } from './v1/exchanges';
 import { proxyRoutes } from './v1/proxy';
 
@@ -22,6 +23,8 @@ export interface MarketRouteDeps {
   sim?: { now?: () => number; seed?: string | number };
   /** Tests: the scanner service's TTLs, clock, shared store, stream opener, push cadence. */
   scanner?: Pick<ScannerRouteDeps, 'scanner' | 'pushIntervalMs' | 'flagCheckMs'>;
+  /** Tests: how live-mode trading reaches the exchanges. */
+  trade?: Pick<TradeRouteDeps, 'fetch' | 'timeoutMs' | 'backoffMs' | 'sessionCheckMs'>;
 }
 
 /**
@@ -59,6 +62,7 @@ export async function registerMarketRoutes(app: FastifyInstance, deps: MarketRou
     isFlagEnabled: (key) => isFeatureEnabled(deps.db, key),
   });
   await app.register(proxyRoutes, { prefix: '/v1/proxy', targets: deps.proxyTargets, timeoutMs: deps.proxyTimeoutMs });
+  await registerTradeRoutes(app, { db: deps.db, exchangeInfo, sim: sim !== null, ...deps.trade });
   await registerScannerRoutes(app, {
     source: sim ? simSource(app) : { fetch: globalFetch, base: liveRestBase },
     sim: sim !== null,

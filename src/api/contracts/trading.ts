@@ -241,6 +241,14 @@ export type LeverageBody = z.infer<typeof leverageBodySchema>;
 export const marginModeBodySchema = z.object({ symbol: symbolSchema, marginMode: z.enum(['CROSS', 'ISOLATED']) }).strict();
 export type MarginModeBody = z.infer<typeof marginModeBodySchema>;
 
+/** `POST brackets`: the bracket's id and its legs (entry, stop-loss, take-profits), as placed. */
+export const bracketResultSchema = z.object({ bracketId: z.string(), orders: z.array(orderSchema) });
+export type BracketResult = z.infer<typeof bracketResultSchema>;
+
+export const orderIdParamsSchema = z.object({ apiKeyId: z.uuid(), orderId: z.string().min(1).max(200) });
+export const apiKeyIdParamsSchema = z.object({ apiKeyId: z.uuid() });
+export const cancelAllQuerySchema = z.object({ symbol: symbolSchema });
+
 /** A refused order (422): the exchange's own code and message, or the funded-user limit, at its field. */
 export const tradeRefusalSchema = z.object({
   message: z.string(),

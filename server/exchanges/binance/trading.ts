@@ -1,0 +1,415 @@
+import { dec, div, fixed } from '../../../src/api/contracts/decimal';
+import type { Balance, Fill, Order, OrderStatus, OrderType, Position } from '../../../src/api/contracts/trading';
+import { ExchangeUnreachableError, parseJson } from '../transport';
+import {
+  isConditional,
+  isoTime,
+  joinId,
+  priceOrNull,
+  RateGate,
+  splitId,
+  TradeRefusedError,
+  type ConnectorContext,
+  type NewOrder,
+  type OrderChange,
+  type Page,
+  type TradingConnector,
+  type TradingInstrument,
+} from '../trading';
+import { BINANCE_RECV_WINDOW, binanceSignedQuery } from './account';
+
+/**
+ * Binance USDⓈ-M trading (binance.md §5–§7, DESIGN §3.1). Conditional types go through the algo
+ * service (`/fapi/v1/algoOrder`, trap 10); ids are `symbol:o:orderId` or `symbol:a:algoId`. Parameters
+ * are sent in the fixtures' order, in the query (GET/DELETE) or the form body (POST/PUT), signature last.
+ */
+
+type Params = Array<readonly [string, string]>;
+type Json = Record<string, unknown>;
+
+const PAGE = 50;
+/** IP weight per minute the server lets a key's calls use of Binance's 2,400 before holding them. */
+const WEIGHT_RESERVE = 2_200;
+const ORDERS_10S_RESERVE = 280;
+
+export const BINANCE_ORDER_STATUS: Record<string, OrderStatus> = {
+  NEW: 'NEW',
+  PARTIALLY_FILLED: 'PARTIALLY_FILLED',
+  FILLED: 'FILLED',
+  CANCELED: 'CANCELED',
+  REJECTED: 'REJECTED',
+  EXPIRED: 'EXPIRED',
+  EXPIRED_IN_MATCH: 'EXPIRED',
+};
+export const BINANCE_ALGO_STATUS: Record<string, OrderStatus> = {
+  NEW: 'UNTRIGGERED',
+  TRIGGERING: 'NEW',
+  TRIGGERED: 'NEW',
+  FINISHED: 'FILLED',
+  CANCELED: 'CANCELED',
+  EXPIRED: 'EXPIRED',
+  REJECTED: 'REJECTED',
+};
+/** Binance's order types ↔ the model's (Binance STOP / TAKE_PROFIT carry a limit price). */
+export const BINANCE_TYPE_FROM: Record<string, OrderType> = {
+  LIMIT: 'LIMIT',
+  MARKET: 'MARKET',
+  STOP: 'STOP_LIMIT',
+  STOP_MARKET: 'STOP_MARKET',
+  TAKE_PROFIT: 'TAKE_PROFIT',
+  TAKE_PROFIT_MARKET: 'TAKE_PROFIT_MARKET',
+  TRAILING_STOP_MARKET: 'TRAILING_STOP_MARKET',
+};
+const TYPE_TO: Record<NewOrder['type'], string> = {
+  LIMIT: 'LIMIT',
+  MARKET: 'MARKET',
+  STOP_LIMIT: 'STOP',
+  STOP_MARKET: 'STOP_MARKET',
+  TAKE_PROFIT: 'TAKE_PROFIT',
+  TAKE_PROFIT_MARKET: 'TAKE_PROFIT_MARKET',
+};
+
+/** Where a Binance code points in the order form. */
+function fieldOf(code: number): string | undefined {
+  if ([-4003, -4005, -4006, -1013, -4164, -2027, -2019].includes(code)) return 'qty';
+  if ([-4014, -4015, -4016, -4024, -5022].includes(code)) return 'price';
+  if ([-2021, -4013].includes(code)) return 'triggerPrice';
+  if (code === -2022) return 'reduceOnly';
+  if (code === -4028 || code === -4161) return 'leverage';
+  if (code === -4047 || code === -4048) return 'marginMode';
+  return undefined;
+}
+
+export class BinanceTrading implements TradingConnector {
+  readonly exchange = 'binance' as const;
+  private readonly gate: RateGate;
+
+  constructor(private readonly ctx: ConnectorContext) {
+    this.gate = ctx.gate;
+  }
+
+  async serverTime(): Promise<number> {
+    const res = await this.ctx.transport({ method: 'GET', path: '/fapi/v1/time', headers: {} });
+    const body = parseJson('binance', res) as Json;
+    if (typeof body.serverTime !== 'number') throw new ExchangeUnreachableError('binance', 'no server time');
+    return body.serverTime;
+  }
+
+  async lastPrice(inst: TradingInstrument): Promise<string> {
+    const res = await this.ctx.transport({ method: 'GET', path: `/fapi/v1/ticker/24hr?symbol=${inst.exchangeSymbol}`, headers: {} });
+    const body = parseJson('binance', res) as Json;
+    if (typeof body.lastPrice !== 'string') throw new ExchangeUnreachableError('binance', `no price for ${inst.exchangeSymbol}`);
+    return body.lastPrice;
+  }
+
+  /** One signed call; a timestamp refusal (-1021) re-measures the clock and is sent once more (nothing happened). */
+  private async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, params: Params, retried = false): Promise<unknown> {
+    this.gate.check();
+    await this.ctx.clock.sync(() => this.serverTime());
+    const all: Params = [...params, ['recvWindow', String(BINANCE_RECV_WINDOW)], ['timestamp', String(this.ctx.clock.now())]];
+    const signed = binanceSignedQuery(all, this.ctx.creds.apiSecret);
+    const inBody = method === 'POST' || method === 'PUT';
+    const res = await this.ctx.transport({
+      method,
+      path: inBody ? path : `${path}?${signed}`,
+      headers: { 'X-MBX-APIKEY': this.ctx.creds.apiKey, ...(inBody ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(inBody ? { body: signed } : {}),
+    });
+    this.readLimits(res.headers ?? {}, res.status);
+    const body = parseJson('binance', res) as Json | Json[];
+    if (res.status < 400) return body;
+    const err = body as Json;
+    const code = typeof err.code === 'number' ? err.code : 0;
+    const msg = typeof err.msg === 'string' ? err.msg : `HTTP ${res.status}`;
+    if (code === -1021 && !retried) {
+      await this.ctx.clock.sync(() => this.serverTime(), true);
+      return this.call(method, path, params, true);
+    }
+    const status = res.status === 429 || res.status === 418 ? 429 : code === -2011 || code === -2013 ? 404 : 422;
+    throw new TradeRefusedError('binance', String(code), msg, fieldOf(code), status);
+  }
+
+  private readLimits(headers: Record<string, string>, status: number): void {
+    const weight = Number(headers['x-mbx-used-weight-1m'] ?? 0);
+    if (weight >= WEIGHT_RESERVE) this.gate.holdUntilWindowEnds(60_000);
+    const orders = Number(headers['x-mbx-order-count-10s'] ?? 0);
+    if (orders >= ORDERS_10S_RESERVE) this.gate.holdUntilWindowEnds(10_000);
+    if (status === 429 || status === 418) this.gate.holdFor(Number(headers['retry-after'] ?? 60) * 1000);
+  }
+
+  private inst(exchangeSymbol: string): TradingInstrument {
+    const inst = this.ctx.instrument(exchangeSymbol);
+    if (!inst) throw new TradeRefusedError('binance', '-1121', `Unknown symbol ${exchangeSymbol}`, 'symbol');
+    return inst;
+  }
+
+  private order(o: Json): Order {
+    const inst = this.inst(String(o.symbol));
+    const tif = String(o.timeInForce ?? 'GTC');
+    return {
+      id: joinId(inst.exchangeSymbol, 'o', String(o.orderId)),
+      clientOrderId: typeof o.clientOrderId === 'string' ? o.clientOrderId : null,
+      exchange: 'binance',
+      symbol: inst.symbol,
+      side: o.side === 'SELL' ? 'SELL' : 'BUY',
+      type: BINANCE_TYPE_FROM[String(o.origType ?? o.type)] ?? 'LIMIT',
+      status: BINANCE_ORDER_STATUS[String(o.status)] ?? 'OUT_OF_SYNC',
+      qty: String(o.origQty),
+      filledQty: String(o.executedQty ?? '0'),
+      price: priceOrNull(o.price),
+      triggerPrice: priceOrNull(o.stopPrice),
+      avgFillPrice: priceOrNull(o.avgPrice),
+      reduceOnly: o.reduceOnly === true || o.closePosition === true,
+      postOnly: tif === 'GTX',
+      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
+      createdAt: isoTime(Number(o.time ?? o.updateTime ?? 0)),
+      updatedAt: isoTime(Number(o.updateTime ?? o.time ?? 0)),
+      bracketId: null,
+      role: null,
+    };
+  }
+
+  private algo(o: Json): Order {
+    const inst = this.inst(String(o.symbol));
+    const tif = String(o.timeInForce ?? 'GTC');
+    return {
+      id: joinId(inst.exchangeSymbol, 'a', String(o.algoId)),
+      clientOrderId: typeof o.clientAlgoId === 'string' ? o.clientAlgoId : null,
+      exchange: 'binance',
+      symbol: inst.symbol,
+      side: o.side === 'SELL' ? 'SELL' : 'BUY',
+      type: BINANCE_TYPE_FROM[String(o.orderType)] ?? 'CONDITIONAL',
+      status: BINANCE_ALGO_STATUS[String(o.algoStatus)] ?? 'OUT_OF_SYNC',
+      qty: String(o.quantity),
+      filledQty: o.algoStatus === 'FINISHED' ? String(o.quantity) : '0',
+      price: priceOrNull(o.price),
+      triggerPrice: priceOrNull(o.triggerPrice),
+      avgFillPrice: priceOrNull(o.actualPrice),
+      reduceOnly: o.reduceOnly === true || o.closePosition === true,
+      postOnly: tif === 'GTX',
+      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
+      createdAt: isoTime(Number(o.createTime ?? 0)),
+      updatedAt: isoTime(Number(o.updateTime ?? o.createTime ?? 0)),
+      bracketId: null,
+      role: null,
+    };
+  }
+
+  orderSymbol(id: string): string | null {
+    const [symbol, kind, ref] = splitId(id);
+    return symbol && (kind === 'o' || kind === 'a') && /^\d+$/.test(ref ?? '') ? symbol : null;
+  }
+
+  async place(o: NewOrder): Promise<Order> {
+    const inst = this.inst(this.exchangeSymbolOf(o.symbol));
+    const limit = o.type === 'LIMIT' || o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
+    const tif = o.postOnly ? 'GTX' : o.timeInForce;
+    if (isConditional(o.type)) {
+      const params: Params = [
+        ['algoType', 'CONDITIONAL'],
+        ['symbol', inst.exchangeSymbol],
+        ['side', o.side],
+        ['type', TYPE_TO[o.type]],
+        ...(limit ? ([['timeInForce', tif]] as Params) : []),
+        ['quantity', o.qty],
+        ...(limit && o.price ? ([['price', o.price]] as Params) : []),
+        ['triggerPrice', o.triggerPrice ?? ''],
+        // The terminal's triggers are on the last price (SPEC: "when the last price crosses").
+        ['workingType', 'CONTRACT_PRICE'],
+        ...(o.reduceOnly ? ([['reduceOnly', 'true']] as Params) : []),
+        ['clientAlgoId', o.clientOrderId],
+      ];
+      return this.algo((await this.call('POST', '/fapi/v1/algoOrder', params)) as Json);
+    }
+    const params: Params = [
+      ['symbol', inst.exchangeSymbol],
+      ['side', o.side],
+      ['type', o.type],
+      ...(limit ? ([['timeInForce', tif]] as Params) : []),
+      ['quantity', o.qty],
+      ...(limit && o.price ? ([['price', o.price]] as Params) : []),
+      ...(o.reduceOnly ? ([['reduceOnly', 'true']] as Params) : []),
+      ['newClientOrderId', o.clientOrderId],
+      ['newOrderRespType', 'RESULT'],
+    ];
+    return this.order((await this.call('POST', '/fapi/v1/order', params)) as Json);
+  }
+
+  /** Orders name the product symbol; Binance's own symbol is the same (exchange-info: `symbol` = `exchangeSymbol`). */
+  private exchangeSymbolOf(symbol: string): string {
+    return symbol;
+  }
+
+  async amend(inst: TradingInstrument, id: string, change: OrderChange): Promise<Order> {
+    const [, kind, ref] = splitId(id);
+    if (kind === 'a') {
+      // "Modification of untriggered conditional orders is not supported": place the changed copy first,
+      // then cancel the original, so a protective stop is never absent in between.
+      const current = this.algo((await this.call('GET', '/fapi/v1/algoOrder', [['algoId', ref]])) as Json);
+      const typeTo = (Object.keys(TYPE_TO) as Array<NewOrder['type']>).find((t) => t === current.type);
+      if (!typeTo || current.status !== 'UNTRIGGERED') {
+        throw new TradeRefusedError('binance', '', 'Only a waiting conditional order can be changed', undefined, 422);
+      }
+      const replaced = await this.place({
+        symbol: current.symbol,
+        side: current.side,
+        type: typeTo,
+        qty: change.qty ?? current.qty,
+        price: change.price ?? current.price ?? undefined,
+        triggerPrice: change.triggerPrice ?? current.triggerPrice ?? undefined,
+        reduceOnly: current.reduceOnly,
+        postOnly: false,
+        timeInForce: current.timeInForce,
+        clientOrderId: nextClientId(current.clientOrderId),
+      });
+      await this.cancel(inst, id);
+      return replaced;
+    }
+    if (change.triggerPrice !== undefined) throw new TradeRefusedError('binance', '', 'A limit order has no trigger price', 'triggerPrice');
+    const current = this.order((await this.call('GET', '/fapi/v1/order', [['symbol', inst.exchangeSymbol], ['orderId', ref]])) as Json);
+    const params: Params = [
+      ['symbol', inst.exchangeSymbol],
+      ['orderId', ref],
+      ['side', current.side],
+      ['quantity', change.qty ?? current.qty],
+      ['price', change.price ?? current.price ?? ''],
+    ];
+    return this.order((await this.call('PUT', '/fapi/v1/order', params)) as Json);
+  }
+
+  async cancel(inst: TradingInstrument, id: string): Promise<Order> {
+    const [, kind, ref] = splitId(id);
+    if (kind === 'a') {
+      await this.call('DELETE', '/fapi/v1/algoOrder', [['algoId', ref]]);
+      return this.algo((await this.call('GET', '/fapi/v1/algoOrder', [['algoId', ref]])) as Json);
+    }
+    return this.order((await this.call('DELETE', '/fapi/v1/order', [['symbol', inst.exchangeSymbol], ['orderId', ref]])) as Json);
+  }
+
+  async cancelAll(inst: TradingInstrument): Promise<void> {
+    await this.call('DELETE', '/fapi/v1/allOpenOrders', [['symbol', inst.exchangeSymbol]]);
+    await this.call('DELETE', '/fapi/v1/algoOpenOrders', [['symbol', inst.exchangeSymbol]]);
+  }
+
+  async openOrders(inst?: TradingInstrument): Promise<Order[]> {
+    const q: Params = inst ? [['symbol', inst.exchangeSymbol]] : [];
+    const [plain, algos] = await Promise.all([this.call('GET', '/fapi/v1/openOrders', q), this.call('GET', '/fapi/v1/openAlgoOrders', q)]);
+    return [...(plain as Json[]).map((o) => this.order(o)), ...(algos as Json[]).map((o) => this.algo(o))];
+  }
+
+  async orderByClientId(inst: TradingInstrument, clientOrderId: string, conditional: boolean): Promise<Order | null> {
+    try {
+      if (conditional) return this.algo((await this.call('GET', '/fapi/v1/algoOrder', [['clientAlgoId', clientOrderId]])) as Json);
+      return this.order((await this.call('GET', '/fapi/v1/order', [['symbol', inst.exchangeSymbol], ['origClientOrderId', clientOrderId]])) as Json);
+    } catch (err) {
+      if (err instanceof TradeRefusedError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  /** Newest first; the cursor is the time (ms) the next page ends before. */
+  async orderHistory(inst: TradingInstrument, cursor?: string): Promise<Page<Order>> {
+    const end: Params = cursor ? [['endTime', String(Number(cursor) - 1)]] : [];
+    const [plain, algos] = await Promise.all([
+      this.call('GET', '/fapi/v1/allOrders', [['symbol', inst.exchangeSymbol], ...end, ['limit', String(PAGE)]]),
+      this.call('GET', '/fapi/v1/allAlgoOrders', [['symbol', inst.exchangeSymbol], ...end, ['limit', String(PAGE)]]),
+    ]);
+    const all = [...(plain as Json[]).map((o) => this.order(o)), ...(algos as Json[]).map((o) => this.algo(o))].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    const data = all.slice(0, PAGE);
+    const full = (plain as Json[]).length === PAGE || (algos as Json[]).length === PAGE;
+    return { data, nextCursor: full && data.length ? String(Date.parse(data[data.length - 1].createdAt)) : null };
+  }
+
+  async fills(inst: TradingInstrument, cursor?: string): Promise<Page<Fill>> {
+    const end: Params = cursor ? [['endTime', String(Number(cursor) - 1)]] : [];
+    const rows = (await this.call('GET', '/fapi/v1/userTrades', [['symbol', inst.exchangeSymbol], ...end, ['limit', String(PAGE)]])) as Json[];
+    const data = rows
+      .map(
+        (t): Fill => ({
+          id: String(t.id),
+          orderId: joinId(inst.exchangeSymbol, 'o', String(t.orderId)),
+          symbol: inst.symbol,
+          side: t.side === 'SELL' ? 'SELL' : 'BUY',
+          qty: String(t.qty),
+          price: String(t.price),
+          fee: String(t.commission),
+          feeCurrency: String(t.commissionAsset),
+          realisedPnl: String(t.realizedPnl),
+          time: isoTime(Number(t.time)),
+          liquidation: false,
+        }),
+      )
+      .sort((a, b) => b.time.localeCompare(a.time) || Number(b.id) - Number(a.id));
+    return { data, nextCursor: rows.length === PAGE && data.length ? String(Date.parse(data[data.length - 1].time)) : null };
+  }
+
+  async positions(inst?: TradingInstrument): Promise<Position[]> {
+    const rows = (await this.call('GET', '/fapi/v2/positionRisk', inst ? [['symbol', inst.exchangeSymbol]] : [])) as Json[];
+    const out: Position[] = [];
+    for (const r of rows) {
+      const amt = String(r.positionAmt);
+      if (Number(amt) === 0) continue;
+      const i = this.inst(String(r.symbol));
+      const size = amt.replace(/^-/, '');
+      const isolated = String(r.marginType).toLowerCase() === 'isolated';
+      out.push({
+        exchange: 'binance',
+        symbol: i.symbol,
+        side: amt.startsWith('-') ? 'SELL' : 'BUY',
+        size,
+        baseQty: size,
+        notional: String(r.notional).replace(/^-/, ''),
+        entryPrice: String(r.entryPrice),
+        markPrice: String(r.markPrice),
+        liquidationPrice: priceOrNull(r.liquidationPrice),
+        breakEvenPrice: String(r.breakEvenPrice ?? r.entryPrice),
+        unrealisedPnl: String(r.unRealizedProfit),
+        realisedPnl: '0',
+        leverage: String(r.leverage),
+        marginMode: isolated ? 'ISOLATED' : 'CROSS',
+        margin: isolated ? String(r.isolatedMargin) : divide(String(r.notional).replace(/^-/, ''), Number(r.leverage)),
+        category: 'linear',
+      });
+    }
+    return out;
+  }
+
+  async balance(): Promise<Balance> {
+    const acc = (await this.call('GET', '/fapi/v3/account', [])) as Json;
+    const assets = Array.isArray(acc.assets) ? (acc.assets as Json[]) : [];
+    return {
+      currency: 'USDT',
+      total: String(acc.totalMarginBalance ?? acc.totalWalletBalance),
+      available: String(acc.availableBalance),
+      unrealisedPnl: String(acc.totalUnrealizedProfit),
+      marginUsed: String(acc.totalInitialMargin),
+      assets: assets.map((a) => ({ currency: String(a.asset), total: String(a.walletBalance), available: String(a.availableBalance) })),
+    };
+  }
+
+  async setLeverage(inst: TradingInstrument, leverage: number): Promise<void> {
+    await this.call('POST', '/fapi/v1/leverage', [['symbol', inst.exchangeSymbol], ['leverage', String(Math.round(leverage))]]);
+  }
+
+  async setMarginMode(inst: TradingInstrument, mode: 'CROSS' | 'ISOLATED'): Promise<void> {
+    try {
+      await this.call('POST', '/fapi/v1/marginType', [['symbol', inst.exchangeSymbol], ['marginType', mode === 'CROSS' ? 'CROSSED' : 'ISOLATED']]);
+    } catch (err) {
+      // -4046 "No need to change margin type.": already so.
+      if (err instanceof TradeRefusedError && err.code === '-4046') return;
+      throw err;
+    }
+  }
+}
+
+/** Notional ÷ leverage to 8 places (Binance v2 rows carry no cross position margin). */
+function divide(notional: string, leverage: number): string {
+  return leverage > 0 ? fixed(div(dec(notional), dec(leverage), 8, 'up'), 8) : '0';
+}
+
+/** A replaced order's client id: the original with a revision suffix, still letters and digits ≤ 32. */
+export function nextClientId(id: string | null): string {
+  const base = (id ?? 'r').replace(/R\d+$/, '');
+  const rev = Number(/R(\d+)$/.exec(id ?? '')?.[1] ?? 0) + 1;
+  return `${base.slice(0, 32 - String(rev).length - 1)}R${rev}`;
+}

@@ -1,0 +1,351 @@
+import { add, dec, str } from '../../../src/api/contracts/decimal';
+import type { Balance, Fill, Order, OrderStatus, OrderType, Position } from '../../../src/api/contracts/trading';
+import { ExchangeUnreachableError, parseJson } from '../transport';
+import {
+  isConditional,
+  isoTime,
+  joinId,
+  priceOrNull,
+  splitId,
+  TradeRefusedError,
+  triggersOnRise,
+  type ConnectorContext,
+  type NewOrder,
+  type OrderChange,
+  type Page,
+  type TradingConnector,
+  type TradingInstrument,
+} from '../trading';
+import { bybitHeaders } from './account';
+
+/**
+ * Bybit v5 trading (bybit.md, DESIGN §3.1), unified account, one-way mode. Every answer is HTTP 200
+ * with `retCode` (trap 9): non-zero is an error. Conditional orders are plain orders with
+ * `triggerPrice` + `triggerDirection`; ids are `category:symbol:orderId`.
+ */
+
+type Json = Record<string, unknown>;
+type Query = Array<readonly [string, string]>;
+
+const PAGE = 50;
+
+const STATUS: Record<string, OrderStatus> = {
+  New: 'NEW',
+  PartiallyFilled: 'PARTIALLY_FILLED',
+  Untriggered: 'UNTRIGGERED',
+  Triggered: 'NEW',
+  Filled: 'FILLED',
+  Cancelled: 'CANCELED',
+  PartiallyFilledCanceled: 'CANCELED',
+  Rejected: 'REJECTED',
+  Deactivated: 'CANCELED',
+};
+
+function fieldOf(code: number): string | undefined {
+  if ([110007, 110012, 110004, 110044, 110045, 10001, 110094].includes(code)) return code === 10001 ? undefined : 'qty';
+  if ([110003, 110008, 110014, 110079].includes(code)) return 'price';
+  if ([110092, 110093].includes(code)) return 'triggerPrice';
+  if (code === 110017) return 'reduceOnly';
+  if (code === 110013 || code === 110043) return 'leverage';
+  return undefined;
+}
+
+export class BybitTrading implements TradingConnector {
+  readonly exchange = 'bybit' as const;
+
+  constructor(private readonly ctx: ConnectorContext) {}
+
+  async serverTime(): Promise<number> {
+    const res = await this.ctx.transport({ method: 'GET', path: '/v5/market/time', headers: {} });
+    const body = parseJson('bybit', res) as Json;
+    const result = body.result as Json | undefined;
+    const nano = result?.timeNano;
+    if (typeof nano === 'string') return Math.floor(Number(nano) / 1e6);
+    if (typeof body.time === 'number') return body.time;
+    throw new ExchangeUnreachableError('bybit', 'no server time');
+  }
+
+  async lastPrice(inst: TradingInstrument): Promise<string> {
+    const res = await this.ctx.transport({ method: 'GET', path: `/v5/market/tickers?category=${inst.category}&symbol=${inst.exchangeSymbol}`, headers: {} });
+    const body = parseJson('bybit', res) as Json;
+    const row = (((body.result as Json | undefined)?.list as Json[] | undefined) ?? [])[0];
+    if (!row || typeof row.lastPrice !== 'string') throw new ExchangeUnreachableError('bybit', `no price for ${inst.exchangeSymbol}`);
+    return row.lastPrice;
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, payload: Query | Json, retried = false): Promise<Json> {
+    this.ctx.gate.check();
+    await this.ctx.clock.sync(() => this.serverTime());
+    const isGet = method === 'GET';
+    const query = isGet ? (payload as Query).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&') : '';
+    const body = isGet ? undefined : JSON.stringify(payload);
+    const headers = bybitHeaders(this.ctx.creds, this.ctx.clock.now(), isGet ? query : (body ?? ''));
+    const res = await this.ctx.transport({
+      method,
+      path: isGet && query ? `${path}?${query}` : path,
+      headers: isGet ? headers : { ...headers, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body }),
+    });
+    this.readLimits(res.headers ?? {});
+    const json = parseJson('bybit', res) as Json;
+    const code = typeof json.retCode === 'number' ? json.retCode : res.status >= 400 ? res.status : 0;
+    if (code === 0 && res.status < 400) return (json.result ?? {}) as Json;
+    const msg = typeof json.retMsg === 'string' ? json.retMsg : `HTTP ${res.status}`;
+    if (code === 10002 && !retried) {
+      await this.ctx.clock.sync(() => this.serverTime(), true);
+      return this.call(method, path, payload, true);
+    }
+    if (code === 10006 || code === 10018 || res.status === 429) this.ctx.gate.holdFor(1_000);
+    const status = code === 10006 || code === 10018 || res.status === 429 ? 429 : code === 110001 ? 404 : 422;
+    throw new TradeRefusedError('bybit', String(code), msg, fieldOf(code), status);
+  }
+
+  /** `X-Bapi-Limit-Status` = requests left in the window; hold at the last one until the reset. */
+  private readLimits(h: Record<string, string>): void {
+    const left = h['x-bapi-limit-status'];
+    const reset = Number(h['x-bapi-limit-reset-timestamp']);
+    if (left !== undefined && Number(left) <= 1 && Number.isFinite(reset)) this.ctx.gate.holdUntil(reset, this.ctx.clock.offsetMs);
+  }
+
+  private inst(symbol: string): TradingInstrument {
+    const inst = this.ctx.instrument(symbol);
+    if (!inst) throw new TradeRefusedError('bybit', '10001', `Unknown symbol ${symbol}`, 'symbol');
+    return inst;
+  }
+
+  /** A Bybit order (REST row or `order` topic item) in the one model. */
+  mapOrder(o: Json): Order {
+    const inst = this.inst(String(o.symbol));
+    const side = o.side === 'Sell' ? 'SELL' : 'BUY';
+    const trigger = priceOrNull(o.triggerPrice);
+    let type: OrderType = o.orderType === 'Market' ? 'MARKET' : 'LIMIT';
+    if (trigger) {
+      const rises = Number(o.triggerDirection) === 1;
+      const isStop = rises === (side === 'BUY');
+      type = o.orderType === 'Market' ? (isStop ? 'STOP_MARKET' : 'TAKE_PROFIT_MARKET') : isStop ? 'STOP_LIMIT' : 'TAKE_PROFIT';
+    }
+    const tif = String(o.timeInForce ?? 'GTC');
+    return {
+      id: joinId(inst.category, inst.exchangeSymbol, String(o.orderId)),
+      clientOrderId: typeof o.orderLinkId === 'string' && o.orderLinkId ? o.orderLinkId : null,
+      exchange: 'bybit',
+      symbol: inst.symbol,
+      side,
+      type,
+      status: STATUS[String(o.orderStatus)] ?? 'OUT_OF_SYNC',
+      qty: String(o.qty),
+      filledQty: String(o.cumExecQty ?? '0'),
+      price: o.orderType === 'Market' ? null : priceOrNull(o.price),
+      triggerPrice: trigger,
+      avgFillPrice: priceOrNull(o.avgPrice),
+      reduceOnly: o.reduceOnly === true,
+      postOnly: tif === 'PostOnly',
+      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
+      createdAt: isoTime(Number(o.createdTime ?? 0)),
+      updatedAt: isoTime(Number(o.updatedTime ?? o.createdTime ?? 0)),
+      bracketId: null,
+      role: null,
+    };
+  }
+
+  private async fetchOrder(inst: TradingInstrument, ref: { orderId: string } | { orderLinkId: string }): Promise<Order | null> {
+    const key = 'orderId' in ref ? (['orderId', ref.orderId] as const) : (['orderLinkId', ref.orderLinkId] as const);
+    for (const path of ['/v5/order/realtime', '/v5/order/history']) {
+      const r = await this.call('GET', path, [['category', inst.category], ['symbol', inst.exchangeSymbol], key]);
+      const list = (r.list as Json[] | undefined) ?? [];
+      if (list.length) return this.mapOrder(list[0]);
+    }
+    return null;
+  }
+
+  orderSymbol(id: string): string | null {
+    const [category, symbol, ref] = splitId(id);
+    return (category === 'linear' || category === 'inverse') && symbol && ref ? symbol : null;
+  }
+
+  async place(o: NewOrder): Promise<Order> {
+    const inst = this.inst(o.symbol);
+    const limit = o.type === 'LIMIT' || o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
+    const body: Json = {
+      category: inst.category,
+      symbol: inst.exchangeSymbol,
+      side: o.side === 'BUY' ? 'Buy' : 'Sell',
+      orderType: limit ? 'Limit' : 'Market',
+      qty: o.qty,
+      ...(limit && o.price ? { price: o.price } : {}),
+      ...(limit ? { timeInForce: o.postOnly ? 'PostOnly' : o.timeInForce } : o.timeInForce !== 'GTC' ? { timeInForce: o.timeInForce } : {}),
+      ...(isConditional(o.type)
+        ? { triggerPrice: o.triggerPrice, triggerDirection: triggersOnRise(o.type, o.side) ? 1 : 2, triggerBy: 'LastPrice' }
+        : {}),
+      ...(o.reduceOnly ? { reduceOnly: true } : {}),
+      positionIdx: 0,
+      orderLinkId: o.clientOrderId,
+    };
+    const r = await this.call('POST', '/v5/order/create', body);
+    const placed = await this.fetchOrder(inst, { orderId: String(r.orderId) });
+    if (!placed) throw new ExchangeUnreachableError('bybit', `order ${String(r.orderId)} accepted but not found`);
+    return placed;
+  }
+
+  async amend(inst: TradingInstrument, id: string, change: OrderChange): Promise<Order> {
+    const [, , orderId] = splitId(id);
+    await this.call('POST', '/v5/order/amend', {
+      category: inst.category,
+      symbol: inst.exchangeSymbol,
+      orderId,
+      ...(change.qty !== undefined ? { qty: change.qty } : {}),
+      ...(change.price !== undefined ? { price: change.price } : {}),
+      ...(change.triggerPrice !== undefined ? { triggerPrice: change.triggerPrice } : {}),
+    });
+    const o = await this.fetchOrder(inst, { orderId });
+    if (!o) throw new TradeRefusedError('bybit', '110001', 'Order does not exist.', undefined, 404);
+    return o;
+  }
+
+  async cancel(inst: TradingInstrument, id: string): Promise<Order> {
+    const [, , orderId] = splitId(id);
+    await this.call('POST', '/v5/order/cancel', { category: inst.category, symbol: inst.exchangeSymbol, orderId });
+    const o = await this.fetchOrder(inst, { orderId });
+    if (!o) throw new TradeRefusedError('bybit', '110001', 'Order does not exist.', undefined, 404);
+    return o;
+  }
+
+  async cancelAll(inst: TradingInstrument): Promise<void> {
+    await this.call('POST', '/v5/order/cancel-all', { category: inst.category, symbol: inst.exchangeSymbol });
+  }
+
+  async openOrders(inst?: TradingInstrument): Promise<Order[]> {
+    const scopes: Query[] = inst
+      ? [[['category', inst.category], ['symbol', inst.exchangeSymbol]]]
+      : [
+          [['category', 'linear'], ['settleCoin', 'USDT']],
+          [['category', 'inverse'], ['settleCoin', 'BTC']],
+        ];
+    const out: Order[] = [];
+    for (const scope of scopes) {
+      let cursor = '';
+      for (let page = 0; page < 20; page++) {
+        const r = await this.call('GET', '/v5/order/realtime', [...scope, ['limit', String(PAGE)], ...(cursor ? ([['cursor', cursor]] as Query) : [])]);
+        out.push(...((r.list as Json[] | undefined) ?? []).filter((o) => this.ctx.instrument(String(o.symbol))).map((o) => this.mapOrder(o)));
+        cursor = typeof r.nextPageCursor === 'string' ? r.nextPageCursor : '';
+        if (!cursor) break;
+      }
+    }
+    return out;
+  }
+
+  async orderByClientId(inst: TradingInstrument, clientOrderId: string): Promise<Order | null> {
+    return this.fetchOrder(inst, { orderLinkId: clientOrderId });
+  }
+
+  async orderHistory(inst: TradingInstrument, cursor?: string): Promise<Page<Order>> {
+    const r = await this.call('GET', '/v5/order/history', [
+      ['category', inst.category],
+      ['symbol', inst.exchangeSymbol],
+      ['limit', String(PAGE)],
+      ...(cursor ? ([['cursor', cursor]] as Query) : []),
+    ]);
+    const next = typeof r.nextPageCursor === 'string' && r.nextPageCursor ? r.nextPageCursor : null;
+    return { data: ((r.list as Json[] | undefined) ?? []).map((o) => this.mapOrder(o)), nextCursor: next };
+  }
+
+  async fills(inst: TradingInstrument, cursor?: string): Promise<Page<Fill>> {
+    const r = await this.call('GET', '/v5/execution/list', [
+      ['category', inst.category],
+      ['symbol', inst.exchangeSymbol],
+      ['limit', String(PAGE)],
+      ...(cursor ? ([['cursor', cursor]] as Query) : []),
+    ]);
+    const data = ((r.list as Json[] | undefined) ?? []).map((e) => this.mapFill(e));
+    const next = typeof r.nextPageCursor === 'string' && r.nextPageCursor ? r.nextPageCursor : null;
+    return { data, nextCursor: next };
+  }
+
+  /** A Bybit execution (REST row or `execution` topic item) in the one model. */
+  mapFill(e: Json): Fill {
+    const inst = this.inst(String(e.symbol));
+    return {
+      id: String(e.execId),
+      orderId: joinId(inst.category, inst.exchangeSymbol, String(e.orderId)),
+      symbol: inst.symbol,
+      side: e.side === 'Sell' ? 'SELL' : 'BUY',
+      qty: String(e.execQty),
+      price: String(e.execPrice),
+      fee: String(e.execFee),
+      feeCurrency: typeof e.feeCurrency === 'string' && e.feeCurrency ? e.feeCurrency : inst.settle,
+      realisedPnl: typeof e.execPnl === 'string' && e.execPnl ? e.execPnl : '0',
+      time: isoTime(Number(e.execTime)),
+      liquidation: e.execType === 'BustTrade' || e.execType === 'AdlTrade',
+    };
+  }
+
+  async positions(inst?: TradingInstrument): Promise<Position[]> {
+    const scopes: Query[] = inst
+      ? [[['category', inst.category], ['symbol', inst.exchangeSymbol]]]
+      : [
+          [['category', 'linear'], ['settleCoin', 'USDT']],
+          [['category', 'inverse'], ['settleCoin', 'BTC']],
+        ];
+    const out: Position[] = [];
+    for (const scope of scopes) {
+      const r = await this.call('GET', '/v5/position/list', [...scope, ['limit', '200']]);
+      for (const p of (r.list as Json[] | undefined) ?? []) {
+        if (!Number(p.size) || !this.ctx.instrument(String(p.symbol))) continue;
+        const i = this.inst(String(p.symbol));
+        const size = String(p.size);
+        const inverse = i.category === 'inverse';
+        out.push({
+          exchange: 'bybit',
+          symbol: i.symbol,
+          side: p.side === 'Sell' ? 'SELL' : 'BUY',
+          size,
+          // Inverse size is USD contracts: the base quantity is its value at the mark.
+          baseQty: inverse ? String(p.positionValue) : size,
+          notional: String(p.positionValue),
+          entryPrice: String(p.avgPrice),
+          markPrice: String(p.markPrice),
+          liquidationPrice: priceOrNull(p.liqPrice),
+          breakEvenPrice: priceOrNull(p.breakEvenPrice) ?? String(p.avgPrice),
+          unrealisedPnl: String(p.unrealisedPnl),
+          realisedPnl: String(p.cumRealisedPnl ?? '0'),
+          leverage: String(p.leverage),
+          marginMode: Number(p.tradeMode) === 1 ? 'ISOLATED' : 'CROSS',
+          margin: String(p.positionIM ?? p.positionBalance ?? '0'),
+          category: i.category,
+        });
+      }
+    }
+    return out;
+  }
+
+  async balance(): Promise<Balance> {
+    const r = await this.call('GET', '/v5/account/wallet-balance', [['accountType', 'UNIFIED']]);
+    const acc = ((r.list as Json[] | undefined) ?? [])[0] ?? {};
+    const coins = (acc.coin as Json[] | undefined) ?? [];
+    const usdt = coins.find((c) => c.coin === 'USDT');
+    return {
+      currency: 'USDT',
+      total: String(usdt?.equity ?? acc.totalEquity ?? '0'),
+      available: String(usdt?.availableToWithdraw || acc.totalAvailableBalance || '0'),
+      unrealisedPnl: String(usdt?.unrealisedPnl ?? acc.totalPerpUPL ?? '0'),
+      marginUsed: str(add(dec(String(usdt?.totalPositionIM || '0')), dec(String(usdt?.totalOrderIM || '0')))),
+      assets: coins.map((c) => ({ currency: String(c.coin), total: String(c.equity ?? c.walletBalance), available: String(c.availableToWithdraw || c.walletBalance) })),
+    };
+  }
+
+  async setLeverage(inst: TradingInstrument, leverage: number): Promise<void> {
+    const lev = String(leverage);
+    try {
+      await this.call('POST', '/v5/position/set-leverage', { category: inst.category, symbol: inst.exchangeSymbol, buyLeverage: lev, sellLeverage: lev });
+    } catch (err) {
+      // 110043 "leverage not modified": already so.
+      if (err instanceof TradeRefusedError && err.code === '110043') return;
+      throw err;
+    }
+  }
+
+  /** Bybit's unified account sets the margin mode for the whole account (trap 24), not per symbol. */
+  async setMarginMode(_inst: TradingInstrument, mode: 'CROSS' | 'ISOLATED'): Promise<void> {
+    await this.call('POST', '/v5/account/set-margin-mode', { setMarginMode: mode === 'ISOLATED' ? 'ISOLATED_MARGIN' : 'REGULAR_MARGIN' });
+  }
+}

@@ -1,0 +1,83 @@
+import type WebSocket from 'ws';
+import type { ExchangeId } from '../../src/api/contracts/common';
+import type { Fill, Order } from '../../src/api/contracts/trading';
+import type { ConnectorContext } from './trading';
+
+/**
+ * An exchange's private stream, reduced to what the account stream needs (DESIGN §3.3): order and
+ * fill events in the one model, and "the account changed" signals (positions, balances) that the
+ * account stream answers with a REST read. Each exchange's driver logs in its own way (listenKey,
+ * auth, login, authKeyExpires), keeps its connection alive and reports when it is gone.
+ */
+export type PrivateEvent = { kind: 'order'; order: Order } | { kind: 'fill'; fill: Fill } | { kind: 'account'; symbols: string[] };
+
+export interface PrivateStreamHandlers {
+  event(e: PrivateEvent): void;
+  /** The connection is gone (dropped, expired, refused): the account stream reconnects. */
+  closed(reason: string): void;
+}
+
+export interface PrivateStream {
+  close(): void;
+}
+
+/** Opens a WebSocket at an exchange-relative path (`/private/ws/<key>`, `/v5/private`, `/ws/v5/private`, `/realtime`). */
+export type OpenSocket = (path: string) => Promise<WebSocket>;
+
+export type PrivateStreamDriver = (ctx: ConnectorContext, open: OpenSocket, handlers: PrivateStreamHandlers) => Promise<PrivateStream>;
+
+/**
+ * Calls `closed` once when the socket closes, also when it closed before anyone listened (a socket the
+ * exchange drops as it opens).
+ */
+export function onceClosed(socket: WebSocket, closed: () => void): void {
+  let done = false;
+  const fire = () => {
+    if (done) return;
+    done = true;
+    closed();
+  };
+  socket.once('close', fire);
+  if (socket.readyState === socket.CLOSED || socket.readyState === socket.CLOSING) queueMicrotask(fire);
+}
+
+/** Sends `payload` every `ms` while the socket is open (JSON pings, raw "ping"). */
+export function keepAlive(socket: WebSocket, ms: number, payload: () => string): () => void {
+  const timer = setInterval(() => {
+    if (socket.readyState === socket.OPEN) socket.send(payload());
+  }, ms);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
+/** Resolves with the first message `match` accepts, rejects on another answer it refuses, a close or `ms`. */
+export function awaitReply(socket: WebSocket, ms: number, match: (msg: unknown) => 'ok' | string | null, exchange: ExchangeId): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (socket.readyState !== socket.OPEN) {
+      reject(new Error(`${exchange}: the private stream closed during login`));
+      return;
+    }
+    const timer = setTimeout(() => finish(new Error(`${exchange}: no answer to the login within ${ms / 1000} s`)), ms);
+    const onMessage = (data: WebSocket.RawData) => {
+      let msg: unknown;
+      try {
+        msg = JSON.parse(String(data));
+      } catch {
+        return;
+      }
+      const verdict = match(msg);
+      if (verdict === 'ok') finish();
+      else if (verdict !== null) finish(new Error(`${exchange}: ${verdict}`));
+    };
+    const onClose = () => finish(new Error(`${exchange}: the private stream closed during login`));
+    const finish = (err?: Error) => {
+      clearTimeout(timer);
+      socket.off('message', onMessage);
+      socket.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    };
+    socket.on('message', onMessage);
+    socket.on('close', onClose);
+  });
+}

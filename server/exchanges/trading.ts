@@ -1,0 +1,209 @@
+import type { ExchangeId, MarketCategory } from '../../src/api/contracts/common';
+import { EXCHANGE_DISPLAY_NAMES } from '../../src/api/contracts/common';
+import type { Balance, Fill, Order, OrderRole, Position, Side, TimeInForce } from '../../src/api/contracts/trading';
+import type { ExchangeCredentials, ExchangeTransport } from './transport';
+
+/**
+ * The trading connectors' common face (DESIGN §3, §3.1): one per exchange, each speaking the
+ * exchange's real private REST API and mapping its shapes to the one model and back. The same code
+ * reaches the live host, the testnet/demo host or the simulator: only the transport's base differs.
+ */
+
+/** What a connector needs to know of an instrument (from the exchange-info cache), as decimal strings. */
+export interface TradingInstrument {
+  /** The product's pair id (`BTCUSDT`); `exchangeSymbol` is the exchange's own (`BTC-USDT-SWAP`). */
+  symbol: string;
+  exchangeSymbol: string;
+  base: string;
+  quote: string;
+  settle: string;
+  category: MarketCategory;
+  tickSize: string;
+  stepSize: string;
+  minQty: string;
+  maxQty: string;
+  /** Base coin (linear) or USD (inverse) per contract; 1 when the order unit is the base coin. */
+  contractValue: string;
+}
+
+/** One order as the routes hand it to a connector: already validated and rounded to tick and step. */
+export interface NewOrder {
+  symbol: string;
+  side: Side;
+  type: 'MARKET' | 'LIMIT' | 'STOP_MARKET' | 'STOP_LIMIT' | 'TAKE_PROFIT' | 'TAKE_PROFIT_MARKET';
+  qty: string;
+  price?: string;
+  triggerPrice?: string;
+  reduceOnly: boolean;
+  postOnly: boolean;
+  timeInForce: TimeInForce;
+  /** Always set: the idempotency key (a retried request with the same id is the same order). */
+  clientOrderId: string;
+}
+
+export interface OrderChange {
+  price?: string;
+  triggerPrice?: string;
+  qty?: string;
+}
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/** The context an order carries in the terminal but not on the exchange (filled in by the service). */
+export interface OrderTags {
+  bracketId: string | null;
+  role: OrderRole | null;
+}
+
+export interface TradingConnector {
+  readonly exchange: ExchangeId;
+  /** The exchange's clock (ms), for the skew measurement. */
+  serverTime(): Promise<number>;
+  /** The last traded price (public ticker): the reference of a market order's checks. */
+  lastPrice(symbol: TradingInstrument): Promise<string>;
+  balance(): Promise<Balance>;
+  positions(symbol?: TradingInstrument): Promise<Position[]>;
+  /** Open orders, waiting conditionals included. */
+  openOrders(symbol?: TradingInstrument): Promise<Order[]>;
+  orderHistory(symbol: TradingInstrument, cursor?: string): Promise<Page<Order>>;
+  fills(symbol: TradingInstrument, cursor?: string): Promise<Page<Fill>>;
+  /** One order by the terminal's client id (the reconcile after a timeout), or null when the exchange has none. */
+  orderByClientId(symbol: TradingInstrument, clientOrderId: string, conditional: boolean): Promise<Order | null>;
+  /** The exchange symbol an order id (as this connector made it) belongs to; null when the id is not one of ours. */
+  orderSymbol(id: string): string | null;
+  place(order: NewOrder): Promise<Order>;
+  amend(symbol: TradingInstrument, id: string, change: OrderChange): Promise<Order>;
+  cancel(symbol: TradingInstrument, id: string): Promise<Order>;
+  cancelAll(symbol: TradingInstrument): Promise<void>;
+  setLeverage(symbol: TradingInstrument, leverage: number): Promise<void>;
+  setMarginMode(symbol: TradingInstrument, mode: 'CROSS' | 'ISOLATED'): Promise<void>;
+}
+
+export interface ConnectorContext {
+  transport: ExchangeTransport;
+  creds: ExchangeCredentials;
+  clock: ExchangeClock;
+  /** The key's rate-limit budget as the exchange's headers report it, kept across calls. */
+  gate: RateGate;
+  /** Looks an instrument up by the exchange's own symbol (orders and positions name it) or the product's. */
+  instrument: (exchangeSymbol: string) => TradingInstrument | undefined;
+}
+
+/** The exchange refused an order or a change (its own code and message), answered 422 naming the field. */
+export class TradeRefusedError extends Error {
+  constructor(
+    readonly exchange: ExchangeId,
+    readonly code: string,
+    readonly exchangeMessage: string,
+    readonly field?: string,
+    /** 404 when the order is unknown to the exchange, 429 when it says to slow down. */
+    readonly status: 404 | 422 | 429 = 422,
+  ) {
+    super(`${EXCHANGE_DISPLAY_NAMES[exchange]}: ${exchangeMessage}${code ? ` (${code})` : ''}`);
+    this.name = 'TradeRefusedError';
+  }
+}
+
+/**
+ * The exchange's clock as this server knows it: the offset measured against its server time,
+ * applied to every signature (a skewed host clock otherwise gets every call refused).
+ */
+export class ExchangeClock {
+  private offset = 0;
+  private syncedAt = -Infinity;
+  private syncing: Promise<void> | null = null;
+
+  constructor(
+    private readonly local: () => number = Date.now,
+    private readonly maxAgeMs = 10 * 60_000,
+  ) {}
+
+  now(): number {
+    return Math.round(this.local() + this.offset);
+  }
+
+  get offsetMs(): number {
+    return this.offset;
+  }
+
+  /** Measures the offset when it is older than `maxAgeMs` (or `force`): half the round trip is the transit. */
+  async sync(serverTime: () => Promise<number>, force = false): Promise<void> {
+    if (!force && this.local() - this.syncedAt < this.maxAgeMs) return;
+    this.syncing ??= (async () => {
+      const t0 = this.local();
+      const server = await serverTime();
+      const t1 = this.local();
+      this.offset = server - (t0 + t1) / 2;
+      this.syncedAt = t1;
+    })().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+}
+
+/**
+ * The exchanges' own rate-limit headers, read after every answer: when the budget left is below the
+ * reserve the next calls are refused here with a clear message (429) until the window resets, before
+ * the exchange bans the key or the IP.
+ */
+export class RateGate {
+  private blockedUntil = 0;
+  constructor(
+    private readonly exchange: ExchangeId,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  check(): void {
+    const wait = this.blockedUntil - this.now();
+    if (wait > 0) {
+      throw new TradeRefusedError(
+        this.exchange,
+        '',
+        `rate limit nearly used up: this server holds further requests for ${Math.ceil(wait / 1000)} s so the exchange does not ban the key`,
+        undefined,
+        429,
+      );
+    }
+  }
+
+  /** Holds calls for `delayMs` from now. */
+  holdFor(delayMs: number): void {
+    this.blockedUntil = Math.max(this.blockedUntil, this.now() + delayMs);
+  }
+
+  /** Holds calls until the exchange's current window of `periodMs` (aligned to the epoch) ends. */
+  holdUntilWindowEnds(periodMs: number): void {
+    const now = this.now();
+    this.blockedUntil = Math.max(this.blockedUntil, Math.ceil((now + 1) / periodMs) * periodMs);
+  }
+
+  /** Holds calls until an absolute time (an exchange's reset timestamp, on its clock `skewMs` ahead of ours). */
+  holdUntil(untilMs: number, skewMs = 0): void {
+    this.blockedUntil = Math.max(this.blockedUntil, untilMs - skewMs);
+  }
+}
+
+/** `a:b:c` ids: the exchange's id plus what the connector needs to address it again (symbol, book). */
+export const joinId = (...parts: string[]): string => parts.map(encodeURIComponent).join(':');
+export const splitId = (id: string): string[] => id.split(':').map((p) => decodeURIComponent(p));
+
+export const isoTime = (ms: number | string): string => new Date(Number(ms)).toISOString();
+
+/** `"0"`, `""` and absent all mean "no price" on the exchanges' wire. */
+export function priceOrNull(v: unknown): string | null {
+  if (v === undefined || v === null || v === '') return null;
+  const s = String(v);
+  return Number(s) === 0 ? null : s;
+}
+
+/** Triggers for a side: a stop buys on the way up and sells on the way down; a take-profit the opposite. */
+export function triggersOnRise(type: NewOrder['type'], side: Side): boolean {
+  const isStop = type === 'STOP_MARKET' || type === 'STOP_LIMIT';
+  return isStop ? side === 'BUY' : side === 'SELL';
+}
+
+export const isConditional = (type: NewOrder['type']): boolean => type !== 'MARKET' && type !== 'LIMIT';

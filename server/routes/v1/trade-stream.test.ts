@@ -1,0 +1,160 @@
+/**
+ * `/v1/trade/stream` against the paper exchange's private streams (MARKET_DATA=sim): auth, one
+ * subscription per key, a fill reaching the client in under 500 ms, a dropped exchange socket that
+ * reconnects without losing an event (REST reconcile), sign-out and key deletion closing it.
+ */
+import type WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
+import type { StreamServerMessage } from '../../../src/api/contracts/trading';
+import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
+
+const KEY_PASSWORD = 'key-password-1';
+
+class StreamClient {
+  readonly messages: StreamServerMessage[] = [];
+  closeCode: number | null = null;
+  private waiters: Array<() => void> = [];
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (raw) => {
+      this.messages.push(JSON.parse(String(raw)) as StreamServerMessage);
+      for (const w of this.waiters.splice(0)) w();
+    });
+    socket.on('close', (code) => {
+      this.closeCode = code;
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+  send(msg: unknown): void {
+    this.socket.send(JSON.stringify(msg));
+  }
+  /** The first message from index `from` on that `match` accepts, within `ms`. */
+  async next<T extends StreamServerMessage>(match: (m: StreamServerMessage) => m is T, ms = 5_000, from = 0): Promise<T> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = this.messages.slice(from).find(match);
+      if (found) return found;
+      if (this.closeCode !== null) throw new Error(`stream closed (${this.closeCode}) while waiting; got ${JSON.stringify(this.messages.slice(-5))}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out; got ${JSON.stringify(this.messages.slice(-5))}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+  async closed(ms = 5_000): Promise<number> {
+    const deadline = Date.now() + ms;
+    while (this.closeCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    if (this.closeCode === null) throw new Error('not closed');
+    return this.closeCode;
+  }
+}
+
+const is =
+  <K extends StreamServerMessage['type']>(type: K, pred: (m: Extract<StreamServerMessage, { type: K }>) => boolean = () => true) =>
+  (m: StreamServerMessage): m is Extract<StreamServerMessage, { type: K }> =>
+    m.type === type && pred(m as Extract<StreamServerMessage, { type: K }>);
+
+describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
+  let t: TestApp;
+  let user: SignedIn;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    t = await createTestApp(driver, { MARKET_DATA: 'sim' }, { market: { trade: { backoffMs: () => 50, sessionCheckMs: 100 } } });
+    [user, admin] = await Promise.all([t.signInAs('user'), t.signInAs('admin')]);
+  });
+  afterAll(() => t?.close());
+
+  const addKey = async (who: SignedIn, exchange: string): Promise<ApiKey> => {
+    const c = await t.client.post('/v1/api-keys/sim-credentials', { exchange }, { token: who.accessToken });
+    const res = await t.client.post('/v1/api-keys', { name: `${exchange} stream`, exchange, network: 'MAINNET', ...c.json<SimCredentials>(), keyPassword: KEY_PASSWORD }, { token: who.accessToken });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<ApiKey>();
+  };
+  const connect = async (who: SignedIn): Promise<StreamClient> => {
+    const c = new StreamClient(await t.app.injectWS('/v1/trade/stream'));
+    c.send({ op: 'auth', accessToken: who.accessToken });
+    await c.next(is('authenticated'));
+    return c;
+  };
+  const order = (key: ApiKey, symbol = 'BTCUSDT', side = 'BUY') =>
+    t.client.post(`/v1/trade/${key.id}/orders`, { symbol, side, type: 'MARKET', qty: '0.010' }, { token: user.accessToken, headers: { 'x-key-password': KEY_PASSWORD } });
+
+  it('refuses a subscription before auth (4401) and a wrong key password (error, stream stays open)', async () => {
+    const c = new StreamClient(await t.app.injectWS('/v1/trade/stream'));
+    c.send({ op: 'subscribe', apiKeyId: '00000000-0000-4000-8000-000000000000', keyPassword: 'x' });
+    expect(await c.closed()).toBe(4401);
+
+    const key = await addKey(user, 'binance');
+    const s = await connect(user);
+    s.send({ op: 'subscribe', apiKeyId: key.id, keyPassword: 'wrong-password' });
+    expect((await s.next(is('error'))).message).toBe('Wrong key password');
+    s.send({ op: 'ping' });
+    await s.next(is('pong'));
+    s.socket.close();
+  });
+
+  describe.each(['binance', 'bybit'] as const)('%s', (exchange) => {
+    it('connects, snapshots, and delivers a fill in under 500 ms; two tabs share one exchange connection', async () => {
+      const key = await addKey(user, exchange);
+      const a = await connect(user);
+      const b = await connect(user);
+      a.send({ op: 'subscribe', apiKeyId: key.id, keyPassword: KEY_PASSWORD });
+      b.send({ op: 'subscribe', apiKeyId: key.id, keyPassword: KEY_PASSWORD });
+      await a.next(is('status', (m) => m.state === 'connected' && m.apiKeyId === key.id));
+      const first = await a.next(is('snapshot'));
+      expect(first).toMatchObject({ orders: [], positions: [], balance: { currency: 'USDT' } });
+      await b.next(is('snapshot'));
+
+      const from = a.messages.length;
+      const sent = Date.now();
+      expect((await order(key)).statusCode).toBe(201);
+      const fill = await a.next(is('fill'), 2_000, from);
+      expect(Date.now() - sent).toBeLessThan(500 + 300); // the REST call itself is inside the window
+      expect(fill.fill).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY' });
+      const snap = await a.next(is('snapshot', (m) => m.positions.length === 1), 2_000, from);
+      expect(snap.positions[0]).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY' });
+      await b.next(is('fill'), 2_000);
+      a.socket.close();
+      b.socket.close();
+    });
+
+    it('a dropped exchange socket reconnects and the reconcile brings what happened meanwhile', async () => {
+      const key = await addKey(user, exchange);
+      const s = await connect(user);
+      s.send({ op: 'subscribe', apiKeyId: key.id, keyPassword: KEY_PASSWORD });
+      await s.next(is('snapshot'));
+      const from = s.messages.length;
+      const drop = await t.client.post('/sim/_control/faults', { exchange, dropPrivateSockets: true }, { token: admin.accessToken });
+      expect(drop.statusCode, drop.body).toBe(200);
+      await s.next(is('status', (m) => m.state === 'reconnecting'), 5_000, from);
+      // While the exchange socket is down, an order fills.
+      expect((await order(key)).statusCode).toBe(201);
+      await t.client.delete(`/sim/_control/faults?exchange=${exchange}`, { token: admin.accessToken });
+      await s.next(is('status', (m) => m.state === 'connected'), 5_000, from);
+      const snap = await s.next(is('snapshot', (m) => m.positions.length === 1), 5_000, from);
+      expect(snap.positions[0].symbol).toBe('BTCUSDT');
+      s.socket.close();
+    });
+  });
+
+  it('deleting the key ends its stream; signing out closes the connection (4401)', async () => {
+    const key = await addKey(user, 'binance');
+    const s = await connect(user);
+    s.send({ op: 'subscribe', apiKeyId: key.id, keyPassword: KEY_PASSWORD });
+    await s.next(is('snapshot'));
+    expect((await t.client.delete(`/v1/api-keys/${key.id}`, { token: user.accessToken })).statusCode).toBeLessThan(300);
+    expect((await s.next(is('status', (m) => m.state === 'error'))).reason).toBe('The API key was deleted');
+
+    const other = await t.signInAs('user');
+    const s2 = await connect(other);
+    expect((await t.client.post('/v1/auth/signout', undefined, { token: other.accessToken })).statusCode).toBe(200);
+    expect(await s2.closed(3_000)).toBe(4401);
+    s.socket.close();
+  });
+});

@@ -1,0 +1,128 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type WebSocket from 'ws';
+import { errorResponseSchema } from '../../../src/api/contracts/common';
+import { streamClientMessageSchema, type StreamServerMessage } from '../../../src/api/contracts/trading';
+import { HttpError } from '../../lib/http-error';
+import { AUTH_REQUIRED, authenticateAccessToken, type AuthUser } from '../../plugins/authenticate';
+import { getApiKey, openApiKey } from '../../services/api-keys';
+import type { StreamSubscriber } from '../../services/trading/account-stream';
+import type { TradeStreamHub } from '../../services/trading/stream-hub';
+
+const AUTH_TIMEOUT_MS = 10_000;
+/** How often a connection checks that its session still stands (sign-out, password change). */
+const SESSION_CHECK_MS = 15_000;
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+const STREAM_DESCRIPTION = [
+  'WebSocket (DESIGN §3.3). Send `{"op":"auth","accessToken"}` within 10 s (again with a fresh token before it expires),',
+  'then `{"op":"subscribe","apiKeyId","keyPassword"}` per key. The server answers `status` (connecting, connected, reconnecting,',
+  'error with its reason), a `snapshot` of open orders, positions and balance after every (re)connect and account change,',
+  'and `order` / `fill` events as they happen. One exchange connection per key is shared by all tabs. Closed with 4401 when',
+  'the session ends (sign-out), and the key`s subscription ends with an `error` status when the key is deleted.',
+].join(' ');
+
+export interface TradeStreamOptions {
+  hub: TradeStreamHub;
+  /** Tests: how often the session is re-checked. */
+  sessionCheckMs?: number;
+}
+
+/** `/v1/trade/stream`: the live account stream (DESIGN §3.3). */
+export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (app, opts) => {
+  const secret = app.config.JWT_SECRET ?? '';
+  app.route({
+    method: 'GET',
+    url: '/stream',
+    schema: { tags: ['trade'], summary: 'Live account stream (WebSocket: upgrade required)', description: STREAM_DESCRIPTION, response: { 426: errorResponseSchema } },
+    handler: async (_req, reply) => reply.code(426).header('upgrade', 'websocket').send({ message: 'Upgrade required: /v1/trade/stream is a WebSocket' }),
+    wsHandler: (socket: WebSocket) => {
+      let user: AuthUser | null = null;
+      let token = '';
+      let closed = false;
+      const keys = new Set<string>();
+
+      const sub: StreamSubscriber = {
+        send(message: StreamServerMessage) {
+          if (closed || socket.readyState !== socket.OPEN) return;
+          if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+            socket.terminate();
+            return;
+          }
+          if (message.type === 'status' && message.state === 'error' && /deleted/.test(message.reason ?? '')) keys.delete(message.apiKeyId);
+          socket.send(JSON.stringify(message));
+        },
+      };
+      const cleanup = () => {
+        if (closed) return;
+        closed = true;
+        clearTimeout(authTimer);
+        clearInterval(sessionTimer);
+        for (const id of keys) opts.hub.unsubscribe(id, sub);
+        keys.clear();
+      };
+      const refuse = (status: number, message: string) => {
+        sub.send({ type: 'error', message });
+        cleanup();
+        socket.close(4000 + status, message.slice(0, 120));
+      };
+      const authTimer = setTimeout(() => refuse(401, AUTH_REQUIRED), AUTH_TIMEOUT_MS);
+      // Sign-out revokes the session: the next check closes the stream (and its exchange connections).
+      const sessionTimer = setInterval(() => {
+        if (!user) return;
+        authenticateAccessToken(app.db, secret, token).catch(() => refuse(401, 'Signed out: the session ended'));
+      }, opts.sessionCheckMs ?? SESSION_CHECK_MS);
+      sessionTimer.unref?.();
+
+      socket.on('message', (raw, isBinary) => {
+        let parsed;
+        try {
+          parsed = streamClientMessageSchema.safeParse(JSON.parse(isBinary ? '' : raw.toString()));
+        } catch {
+          parsed = null;
+        }
+        if (!parsed?.success) {
+          sub.send({ type: 'error', message: 'Invalid message: send {"op":"auth","accessToken"} then {"op":"subscribe","apiKeyId","keyPassword"}' });
+          return;
+        }
+        const message = parsed.data;
+        if (message.op === 'ping') return sub.send({ type: 'pong' });
+        if (message.op === 'auth') {
+          authenticateAccessToken(app.db, secret, message.accessToken).then(
+            (u) => {
+              if (user && u.id !== user.id) return refuse(403, 'A stream belongs to one user');
+              user = u;
+              token = message.accessToken;
+              clearTimeout(authTimer);
+              sub.send({ type: 'authenticated' });
+            },
+            (err: unknown) => refuse(401, err instanceof HttpError ? err.message : AUTH_REQUIRED),
+          );
+          return;
+        }
+        const me = user;
+        if (!me) return refuse(401, AUTH_REQUIRED);
+        if (message.op === 'unsubscribe') {
+          keys.delete(message.apiKeyId);
+          opts.hub.unsubscribe(message.apiKeyId, sub);
+          return;
+        }
+        if (keys.has(message.apiKeyId)) return;
+        void (async () => {
+          try {
+            const key = await getApiKey(app.db, me.id, message.apiKeyId);
+            const creds = await openApiKey(app.keyPasswordLimiter, key, message.keyPassword);
+            if (closed) return;
+            keys.add(key.id);
+            await opts.hub.subscribe(key, creds, sub);
+          } catch (err) {
+            keys.delete(message.apiKeyId);
+            sub.send({ type: 'error', apiKeyId: message.apiKeyId, message: err instanceof HttpError ? err.message : 'Could not open the account stream' });
+            if (!(err instanceof HttpError)) app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'trade stream: subscribe failed');
+          }
+        })();
+      });
+      socket.on('close', cleanup);
+      socket.on('error', cleanup);
+    },
+  });
+};

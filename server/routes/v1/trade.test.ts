@@ -1,0 +1,290 @@
+/**
+ * `/v1/trade` against the paper exchange in-process (MARKET_DATA=sim, a manual market clock), on
+ * PGlite and PostgreSQL: every route's success and refusals (400, 401, 403, 404, 422), a bracket's
+ * life (entry fills, stop and targets rest, the stop moves, the first target fills, the rest closes),
+ * fills recorded once for the admin's volume, and funded-user limits.
+ */
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
+import type { Balance, BracketResult, Fill, Order, Position } from '../../../src/api/contracts/trading';
+import { fills } from '../../db/schema-fills';
+import { manualClock } from '../../sim/testing';
+import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
+
+const KEY_PASSWORD = 'key-password-1';
+const SEED = 'trade-routes';
+const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
+const UUID0 = '00000000-0000-4000-8000-000000000000';
+
+interface Venue {
+  exchange: 'binance' | 'bybit';
+  symbol: string;
+  qty: string;
+}
+const VENUES: Venue[] = [
+  { exchange: 'binance', symbol: 'BTCUSDT', qty: '0.010' },
+  { exchange: 'bybit', symbol: 'BTCUSDT', qty: '0.010' },
+];
+
+describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
+  let t: TestApp;
+  let user: SignedIn;
+  let other: SignedIn;
+  let admin: SignedIn;
+  const clock = manualClock(T0);
+
+  beforeAll(async () => {
+    t = await createTestApp(driver, { MARKET_DATA: 'sim' }, { market: { sim: { now: clock.now, seed: SEED } } });
+    [user, other, admin] = await Promise.all([t.signInAs('user'), t.signInAs('user'), t.signInAs('admin')]);
+  });
+  afterAll(() => t?.close());
+
+  const addKey = async (who: SignedIn, exchange: string, network = 'MAINNET'): Promise<ApiKey> => {
+    const c = await t.client.post('/v1/api-keys/sim-credentials', { exchange }, { token: who.accessToken });
+    expect(c.statusCode).toBe(200);
+    const res = await t.client.post('/v1/api-keys', { name: `${exchange} key`, exchange, network, ...c.json<SimCredentials>(), keyPassword: KEY_PASSWORD }, { token: who.accessToken });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<ApiKey>();
+  };
+  const call = (who: SignedIn, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, password = KEY_PASSWORD) =>
+    t.client.request(method, url, body, { token: who.accessToken, headers: { 'x-key-password': password } });
+
+  describe.each(VENUES)('$exchange', (v) => {
+    let key: ApiKey;
+    const base = () => `/v1/trade/${key.id}`;
+    beforeAll(async () => {
+      key = await addKey(user, v.exchange);
+    });
+
+    it('answers the balance of a fresh paper account: 10,000 USDT', async () => {
+      const res = await call(user, 'GET', `${base()}/balance`);
+      expect(res.statusCode, res.body).toBe(200);
+      const b = res.json<Balance>();
+      expect(b.currency).toBe('USDT');
+      expect(Number(b.total)).toBe(10_000);
+      expect(Number(b.available)).toBe(10_000);
+    });
+
+    it('places a market order, shows the position and records its fill once', async () => {
+      const res = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: v.qty });
+      expect(res.statusCode, res.body).toBe(201);
+      const order = res.json<Order>();
+      expect(order).toMatchObject({ exchange: v.exchange, symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', status: 'FILLED', filledQty: order.qty });
+      expect(Number(order.qty)).toBe(Number(v.qty));
+
+      const positions = (await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>();
+      expect(positions).toHaveLength(1);
+      expect(positions[0]).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', marginMode: 'CROSS', category: 'linear' });
+      expect(Number(positions[0].size)).toBe(Number(v.qty));
+
+      const f = await call(user, 'GET', `${base()}/fills?symbol=${v.symbol}`);
+      expect(f.statusCode).toBe(200);
+      const page = f.json<{ data: Fill[] }>();
+      expect(page.data.length).toBeGreaterThanOrEqual(1);
+      expect(page.data[0]).toMatchObject({ side: 'BUY', symbol: 'BTCUSDT' });
+      // Read twice, recorded once (the order route already recorded it in the background).
+      await call(user, 'GET', `${base()}/fills?symbol=${v.symbol}`);
+      const rows = await t.db.select().from(fills).where(and(eq(fills.userId, user.id), eq(fills.exchange, v.exchange)));
+      expect(rows).toHaveLength(1);
+      expect(rows[0].notionalUsd).toBeCloseTo(Number(page.data[0].price) * Number(v.qty), 6);
+
+      const close = await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
+      expect(close.statusCode, close.body).toBe(201);
+      expect((await call(user, 'GET', `${base()}/positions`)).json<Position[]>()).toEqual([]);
+    });
+
+    it('400 names the field: a price off the tick, a size below the minimum, an unknown symbol', async () => {
+      const offTick = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'LIMIT', qty: v.qty, price: '50000.05' });
+      expect(offTick.statusCode).toBe(400);
+      expect(offTick.json<{ fields: Record<string, string> }>().fields).toHaveProperty('price');
+      const small = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: '0.0001' });
+      expect(small.statusCode).toBe(400);
+      expect(small.json<{ fields: Record<string, string> }>().fields).toHaveProperty('qty');
+      const unknown = await call(user, 'GET', `${base()}/positions?symbol=NOPEUSDT`);
+      expect(unknown.statusCode).toBe(400);
+      expect(unknown.json<{ fields: Record<string, string> }>().fields).toHaveProperty('symbol');
+    });
+
+    it('422 with the exchange message when the margin does not cover the order', async () => {
+      const res = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: '50.000' });
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json<{ message: string }>().message).toMatch(v.exchange === 'binance' ? /^binance: Margin is insufficient\. \(-2019\)$/ : /^bybit: .*\(110007\)$/);
+    });
+
+    it('401 without a token, 403 on a wrong key password, 404 on another user\'s key', async () => {
+      expect((await t.client.get(`${base()}/balance`, { headers: { 'x-key-password': KEY_PASSWORD } })).statusCode).toBe(401);
+      const wrong = await call(user, 'GET', `${base()}/balance`, undefined, 'not-the-password');
+      expect(wrong.statusCode).toBe(403);
+      expect(wrong.json()).toMatchObject({ message: 'Wrong key password' });
+      expect((await call(other, 'GET', `${base()}/balance`)).statusCode).toBe(404);
+      expect((await call(user, 'GET', `/v1/trade/${UUID0}/balance`)).statusCode).toBe(404);
+      const noPassword = await t.client.get(`${base()}/balance`, { token: user.accessToken });
+      expect(noPassword.statusCode).toBe(400);
+    });
+
+    it('a bracket: the entry fills, stop and targets rest; the stop moves; the first target fills; the rest closes', async () => {
+      const last = Number((await call(user, 'GET', `${base()}/balance`)).statusCode === 200 ? await lastPrice(v) : 0);
+      const stop = (Math.floor(last * 0.8 * 10) / 10).toFixed(1);
+      const tp1 = (Math.ceil(last * 1.0005 * 10) / 10).toFixed(1);
+      const tp2 = (Math.ceil(last * 1.3 * 10) / 10).toFixed(1);
+      const res = await call(user, 'POST', `${base()}/brackets`, {
+        symbol: v.symbol,
+        side: 'BUY',
+        qty: '0.020',
+        entry: { type: 'MARKET' },
+        stopLoss: { triggerPrice: stop },
+        takeProfits: [
+          { price: tp1, qtyPercent: 50 },
+          { price: tp2, qtyPercent: 50 },
+        ],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const b = res.json<BracketResult>();
+      expect(b.orders.map((o) => [o.role, o.type, o.side, o.reduceOnly])).toEqual([
+        ['entry', 'MARKET', 'BUY', false],
+        ['stop-loss', 'STOP_MARKET', 'SELL', true],
+        ['take-profit', 'TAKE_PROFIT', 'SELL', true],
+        ['take-profit', 'TAKE_PROFIT', 'SELL', true],
+      ]);
+      expect(b.orders.every((o) => o.bracketId === b.bracketId)).toBe(true);
+      expect(b.orders[0].status).toBe('FILLED');
+      expect(b.orders.slice(1).map((o) => o.status)).toEqual(['UNTRIGGERED', 'UNTRIGGERED', 'UNTRIGGERED']);
+
+      // Move the stop up: the open orders show it at the new trigger, still the bracket's stop-loss.
+      const newStop = (Math.floor(last * 0.9 * 10) / 10).toFixed(1);
+      const moved = await call(user, 'PATCH', `${base()}/orders/${encodeURIComponent(b.orders[1].id)}`, { triggerPrice: newStop });
+      expect(moved.statusCode, moved.body).toBe(200);
+      const open = (await call(user, 'GET', `${base()}/orders?symbol=${v.symbol}`)).json<Order[]>();
+      const stops = open.filter((o) => o.role === 'stop-loss');
+      expect(stops).toHaveLength(1);
+      expect(Number(stops[0].triggerPrice)).toBe(Number(newStop));
+
+      // Let the market run until the first target fills (the seeded path rises 0.05 % within the day).
+      for (let i = 0; i < 24 * 60; i++) {
+        clock.advance(60_000);
+        const p = (await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>();
+        if (p.length && Number(p[0].size) < 0.02) break;
+      }
+      const after = (await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>();
+      expect(after).toHaveLength(1);
+      expect(Number(after[0].size)).toBe(0.01);
+
+      // Close the rest, cancel what is left: flat, no open orders, every fill recorded.
+      expect((await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' })).statusCode).toBe(201);
+      const cancelled = await call(user, 'DELETE', `${base()}/orders?symbol=${v.symbol}`);
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      expect((await call(user, 'GET', `${base()}/orders?symbol=${v.symbol}`)).json<Order[]>()).toEqual([]);
+      const page = (await call(user, 'GET', `${base()}/fills?symbol=${v.symbol}`)).json<{ data: Fill[] }>();
+      const rows = await t.db.select().from(fills).where(and(eq(fills.userId, user.id), eq(fills.exchange, v.exchange)));
+      expect(rows.length).toBe(page.data.length);
+    });
+
+    it('the stop of a bracket must be on the losing side of the entry (400, nothing sent)', async () => {
+      const last = await lastPrice(v);
+      const res = await call(user, 'POST', `${base()}/brackets`, {
+        symbol: v.symbol,
+        side: 'BUY',
+        qty: v.qty,
+        entry: { type: 'MARKET' },
+        stopLoss: { triggerPrice: (Math.ceil(last * 1.1 * 10) / 10).toFixed(1) },
+        takeProfits: [{ price: (Math.ceil(last * 1.2 * 10) / 10).toFixed(1), qtyPercent: 100 }],
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ fields: Record<string, string> }>().fields).toHaveProperty(['stopLoss.triggerPrice']);
+      expect((await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>()).toEqual([]);
+    });
+
+    it('a limit order rests, is amended, then cancelled; an unknown order is 404', async () => {
+      const last = await lastPrice(v);
+      const price = (Math.floor(last * 0.7 * 10) / 10).toFixed(1);
+      const placed = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'LIMIT', qty: v.qty, price, clientOrderId: `lim${v.exchange}${driver}` });
+      expect(placed.statusCode, placed.body).toBe(201);
+      const o = placed.json<Order>();
+      expect(o).toMatchObject({ status: 'NEW', type: 'LIMIT', clientOrderId: `lim${v.exchange}${driver}` });
+      const lower = (Math.floor(last * 0.6 * 10) / 10).toFixed(1);
+      const amended = await call(user, 'PATCH', `${base()}/orders/${encodeURIComponent(o.id)}`, { price: lower });
+      expect(amended.statusCode, amended.body).toBe(200);
+      expect(Number(amended.json<Order>().price)).toBe(Number(lower));
+      const cancelled = await call(user, 'DELETE', `${base()}/orders/${encodeURIComponent(o.id)}`);
+      expect(cancelled.statusCode, cancelled.body).toBe(200);
+      expect(cancelled.json<Order>().status).toBe('CANCELED');
+      expect((await call(user, 'DELETE', `${base()}/orders/${encodeURIComponent(o.id)}`)).statusCode).toBe(404);
+      expect((await call(user, 'DELETE', `${base()}/orders/nonsense`)).statusCode).toBe(404);
+      const history = await call(user, 'GET', `${base()}/orders/history?symbol=${v.symbol}`);
+      expect(history.statusCode).toBe(200);
+      expect(history.json<{ data: Order[] }>().data.some((h) => h.id === o.id && h.status === 'CANCELED')).toBe(true);
+    });
+
+    it('leverage and margin mode', async () => {
+      const lev = await call(user, 'PUT', `${base()}/leverage`, { symbol: v.symbol, leverage: 5 });
+      expect(lev.statusCode, lev.body).toBe(200);
+      const mm = await call(user, 'PUT', `${base()}/margin-mode`, { symbol: v.symbol, marginMode: 'ISOLATED' });
+      expect(mm.statusCode, mm.body).toBe(200);
+      const back = await call(user, 'PUT', `${base()}/margin-mode`, { symbol: v.symbol, marginMode: 'CROSS' });
+      expect(back.statusCode, back.body).toBe(200);
+    });
+
+    it('ladders and execute-now are behind their flags (403 naming the flag)', async () => {
+      await t.setFlag('FF_LADDER_ORDERS', false);
+      const last = await lastPrice(v);
+      const body = { symbol: v.symbol, side: 'BUY', qty: '0.030', from: (Math.floor(last * 0.8 * 10) / 10).toFixed(1), to: (Math.floor(last * 0.7 * 10) / 10).toFixed(1), count: 3, distribution: 'linear' };
+      const off = await call(user, 'POST', `${base()}/ladders`, body);
+      expect(off.statusCode).toBe(403);
+      expect(off.json<{ message: string }>().message).toContain('FF_LADDER_ORDERS');
+      await t.setFlag('FF_LADDER_ORDERS', true);
+      const on = await call(user, 'POST', `${base()}/ladders`, body);
+      expect(on.statusCode, on.body).toBe(201);
+      const ladder = on.json<Order[]>();
+      expect(ladder.map((o) => Number(o.qty))).toEqual([0.01, 0.01, 0.01]);
+      expect(Number(ladder[0].price)).toBeGreaterThan(Number(ladder[2].price));
+      expect((await call(user, 'DELETE', `${base()}/orders?symbol=${v.symbol}`)).statusCode).toBe(200);
+
+      const stopAt = (Math.ceil(last * 1.2 * 10) / 10).toFixed(1);
+      const cond = (await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'STOP_MARKET', qty: v.qty, triggerPrice: stopAt })).json<Order>();
+      expect(cond.status).toBe('UNTRIGGERED');
+      await t.setFlag('FF_ENABLE_EXECUTE_NON_TRIGGERED', false);
+      const execOff = await call(user, 'POST', `${base()}/orders/${encodeURIComponent(cond.id)}/execute`);
+      expect(execOff.statusCode).toBe(403);
+      await t.setFlag('FF_ENABLE_EXECUTE_NON_TRIGGERED', true);
+      const exec = await call(user, 'POST', `${base()}/orders/${encodeURIComponent(cond.id)}/execute`);
+      expect(exec.statusCode, exec.body).toBe(201);
+      expect(exec.json<Order>()).toMatchObject({ type: 'MARKET', status: 'FILLED' });
+      expect((await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' })).statusCode).toBe(201);
+    });
+
+    it('funded-user limits: 422 naming the limit; reduce-only always passes; an admin trades for the user', async () => {
+      const funded = await t.signInAs('user');
+      const fkey = await addKey(funded, v.exchange);
+      expect((await t.client.post('/v1/users/funded', { userId: funded.id }, { token: admin.accessToken })).statusCode).toBe(201);
+      const patch = await t.client.patch('/v1/users/settings/trade', { userId: funded.id, maxLeverage: 3, maxPositionNotional: 1000, allowedSymbols: ['BTCUSDT'] }, { token: admin.accessToken });
+      expect(patch.statusCode, patch.body).toBe(200);
+      const fb = `/v1/trade/${fkey.id}`;
+      const lev = await call(funded, 'PUT', `${fb}/leverage`, { symbol: v.symbol, leverage: 10 });
+      expect(lev.statusCode).toBe(422);
+      expect(lev.json<{ fields: Record<string, string> }>().fields).toHaveProperty('maxLeverage');
+      const big = await call(funded, 'POST', `${fb}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: '0.100' });
+      expect(big.statusCode).toBe(422);
+      expect(big.json<{ message: string; fields: Record<string, string> }>()).toMatchObject({ fields: { maxPositionNotional: expect.stringContaining('$1,000') } });
+      const eth = await call(funded, 'POST', `${fb}/orders`, { symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', qty: '0.010' });
+      expect(eth.statusCode).toBe(422);
+      expect(eth.json<{ fields: Record<string, string> }>().fields).toHaveProperty('allowedSymbols');
+      // The admin acts for the funded user (same limits), at /v1/users/{userId}/trade/{apiKeyId}.
+      const asAdmin = await call(admin, 'POST', `/v1/users/${funded.id}/trade/${fkey.id}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: v.qty });
+      expect(asAdmin.statusCode, asAdmin.body).toBe(201);
+      expect((await call(funded, 'GET', `${fb}/positions`)).json<Position[]>()).toHaveLength(1);
+      // Not an admin: 403; not a funded user: 404.
+      expect((await call(other, 'GET', `/v1/users/${funded.id}/trade/${fkey.id}/balance`)).statusCode).toBe(403);
+      expect((await call(admin, 'GET', `/v1/users/${user.id}/trade/${key.id}/balance`)).statusCode).toBe(404);
+      const close = await call(funded, 'POST', `${fb}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
+      expect(close.statusCode, close.body).toBe(201);
+    });
+
+    async function lastPrice(venue: Venue): Promise<number> {
+      const url = venue.exchange === 'binance' ? `/sim/binance/fapi/v1/ticker/24hr?symbol=${venue.symbol}` : `/sim/bybit/v5/market/tickers?category=linear&symbol=${venue.symbol}`;
+      const res = await t.app.inject({ method: 'GET', url });
+      const body = res.json<{ lastPrice?: string; result?: { list: Array<{ lastPrice: string }> } }>();
+      return Number(body.lastPrice ?? body.result?.list[0].lastPrice);
+    }
+  });
+});

@@ -1,0 +1,146 @@
+import WebSocket from 'ws';
+import type { ExchangeId, Network } from '../../../src/api/contracts/common';
+import { dec, str } from '../../../src/api/contracts/decimal';
+import type { Instrument } from '../../../src/api/contracts/exchanges';
+import { BinanceTrading } from '../../exchanges/binance/trading';
+import { BybitTrading } from '../../exchanges/bybit/trading';
+import { binancePrivateStream } from '../../exchanges/binance/stream';
+import { bybitPrivateStream } from '../../exchanges/bybit/stream';
+import { LIVE_ENDPOINTS, liveRestBase } from '../../exchanges/endpoints';
+import type { OpenSocket, PrivateStreamDriver } from '../../exchanges/private-stream';
+import { ExchangeClock, RateGate, type ConnectorContext, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+import { httpTransport, type ExchangeCredentials, type ExchangeTransport, type FetchFn } from '../../exchanges/transport';
+
+/** An in-process request to this server (app.inject) with a body, for the simulator's private endpoints. */
+export type SimInject = (req: { method: string; url: string; headers: Record<string, string>; body?: string }) => Promise<{
+  status: number;
+  text: string;
+  headers: Record<string, string>;
+}>;
+
+export interface TradingTransportOptions {
+  mode: 'sim' | 'live';
+  simInject?: SimInject;
+  /** Sim mode: an in-process WebSocket to this server (`app.injectWS`). */
+  simInjectWs?: (url: string, headers: Record<string, string>) => Promise<WebSocket>;
+  /** Live mode: how to reach the hosts (tests pass a fake) and for how long (DESIGN: 504 within 10 s). */
+  fetch?: FetchFn;
+  timeoutMs?: number;
+  /** Tests: the local clock the skew is measured from. */
+  now?: () => number;
+}
+
+const DRIVERS: Partial<Record<ExchangeId, PrivateStreamDriver>> = {
+  binance: binancePrivateStream,
+  bybit: bybitPrivateStream,
+};
+
+const CONNECTORS: Partial<Record<ExchangeId, new (ctx: ConnectorContext) => TradingConnector>> = {
+  binance: BinanceTrading,
+  bybit: BybitTrading,
+};
+
+/** The simulator's mount for a network: TESTNET accounts are separate (DESIGN §3.5); OKX demo is a header. */
+export function simBase(exchange: ExchangeId, network: Network): { base: string; headers: Record<string, string> } {
+  if (exchange === 'okx') return { base: '/sim/okx', headers: network === 'TESTNET' ? { 'x-simulated-trading': '1' } : {} };
+  return { base: network === 'TESTNET' ? `/sim/testnet/${exchange}` : `/sim/${exchange}`, headers: {} };
+}
+
+/**
+ * Makes connectors for stored keys: one clock per exchange and network (the skew is the host's, not
+ * the key's) and one rate gate per key, kept across calls; credentials live only in the connector.
+ */
+export class TradingConnectors {
+  private readonly clocks = new Map<string, ExchangeClock>();
+  private readonly gates = new Map<string, RateGate>();
+
+  constructor(private readonly opts: TradingTransportOptions) {}
+
+  transport(exchange: ExchangeId, network: Network): ExchangeTransport {
+    if (this.opts.mode === 'sim') {
+      const inject = this.opts.simInject;
+      if (!inject) throw new Error('TradingConnectors: sim mode needs simInject');
+      const { base, headers } = simBase(exchange, network);
+      return async (req) => {
+        const res = await inject({ method: req.method, url: `${base}${req.path}`, headers: { ...headers, ...req.headers }, body: req.body });
+        return { status: res.status, text: res.text, headers: res.headers };
+      };
+    }
+    const { base, headers } = liveRestBase(exchange, network === 'TESTNET');
+    return httpTransport(exchange, base, { fetch: this.opts.fetch, timeoutMs: this.opts.timeoutMs ?? 10_000, headers });
+  }
+
+  /** What a connector (and the key's private stream) works with: transport, credentials, clock, rate gate, instruments. */
+  context(key: { id: string; exchange: ExchangeId; network: Network }, creds: ExchangeCredentials, instruments: readonly TradingInstrument[]): ConnectorContext {
+    const clockKey = `${key.exchange}:${key.network}`;
+    let clock = this.clocks.get(clockKey);
+    if (!clock) this.clocks.set(clockKey, (clock = new ExchangeClock(this.opts.now)));
+    let gate = this.gates.get(key.id);
+    if (!gate) this.gates.set(key.id, (gate = new RateGate(key.exchange, this.opts.now)));
+    // Orders and positions name the exchange's symbol; fills in the one model name the product's.
+    const bySymbol = new Map<string, TradingInstrument>();
+    for (const i of instruments) {
+      bySymbol.set(i.symbol, i);
+      bySymbol.set(i.exchangeSymbol, i);
+    }
+    return { transport: this.transport(key.exchange, key.network), creds, clock, gate, instrument: (s) => bySymbol.get(s) };
+  }
+
+  connector(exchange: ExchangeId, ctx: ConnectorContext): TradingConnector {
+    const Connector = CONNECTORS[exchange];
+    if (!Connector) throw new Error(`no trading connector for ${exchange}`);
+    return new Connector(ctx);
+  }
+
+  connect(key: { id: string; exchange: ExchangeId; network: Network }, creds: ExchangeCredentials, instruments: readonly TradingInstrument[]): TradingConnector {
+    return this.connector(key.exchange, this.context(key, creds, instruments));
+  }
+
+  /** The exchange's private stream driver for a key. */
+  driver(exchange: ExchangeId): PrivateStreamDriver {
+    const d = DRIVERS[exchange];
+    if (!d) throw new Error(`no private stream for ${exchange}`);
+    return d;
+  }
+
+  /** Opens a WebSocket at an exchange-relative path: the simulator in-process, or the live host. */
+  opener(exchange: ExchangeId, network: Network): OpenSocket {
+    if (this.opts.mode === 'sim') {
+      const injectWs = this.opts.simInjectWs;
+      if (!injectWs) throw new Error('TradingConnectors: sim mode needs simInjectWs');
+      const { base, headers } = simBase(exchange, network);
+      return (path) => injectWs(`${base}${path}`, headers);
+    }
+    const endpoints = LIVE_ENDPOINTS[exchange];
+    const root = network === 'TESTNET' ? endpoints.wsTestnet : endpoints.ws;
+    return (path) =>
+      new Promise((resolve, reject) => {
+        const socket = new WebSocket(`${root}${path}`, { handshakeTimeout: 10_000 });
+        socket.once('open', () => resolve(socket));
+        socket.once('error', reject);
+      });
+  }
+
+  /** A deleted key's gate goes with it. */
+  forget(apiKeyId: string): void {
+    this.gates.delete(apiKeyId);
+  }
+}
+
+/** The exchange-info cache's instrument as the connectors take it: decimal strings, never floats. */
+export function tradingInstrument(i: Instrument): TradingInstrument {
+  const s = (n: number) => str(dec(n));
+  return {
+    symbol: i.symbol,
+    exchangeSymbol: i.exchangeSymbol,
+    base: i.base,
+    quote: i.quote,
+    settle: i.settle,
+    category: i.category,
+    tickSize: s(i.tickSize),
+    stepSize: s(i.stepSize),
+    minQty: s(i.minQty),
+    maxQty: s(i.maxQty),
+    contractValue: s(i.contractValue),
+  };
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import { dec, mul, toNumber } from '../../../src/api/contracts/decimal';
+import type { Fill } from '../../../src/api/contracts/trading';
+import type { Db } from '../../db/client';
+import type { ApiKeyRow } from '../../db/schema-api-keys';
+import type { TradingInstrument } from '../../exchanges/trading';
+import { recordFills, type RecordFill } from '../fills';
+import { notionalUsd } from './limits';
+
+/**
+ * Every fill the server sees is recorded once (DESIGN §3.2: the source of trading volume and
+ * referral volume). The exchange's fill id is unique per symbol (Binance) or per account (the
+ * simulator), and two of our users can be the two sides of one trade, so the stored id is
+ * `symbol:fillId:account`, where the account is a hash of the exchange key (never the key itself).
+ */
+export function fillExternalId(apiKey: string, inst: TradingInstrument, fill: Fill): string {
+  const account = createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+  return `${inst.exchangeSymbol}:${fill.id}:${account}`;
+}
+
+export async function recordSeenFills(db: Db, key: ApiKeyRow, apiKey: string, inst: TradingInstrument, fills: readonly Fill[]): Promise<number> {
+  if (!fills.length) return 0;
+  const rows: RecordFill[] = fills.map((f) => {
+    const price = dec(f.price);
+    const usd = notionalUsd(inst, dec(f.qty), price);
+    const coinFee = /^(BTC|XBT|XBt)$/.test(f.feeCurrency);
+    return {
+      userId: key.userId,
+      exchange: key.exchange,
+      network: key.network,
+      symbol: inst.symbol,
+      side: f.side,
+      qty: Number(f.qty),
+      price: Number(f.price),
+      notionalUsd: toNumber(usd),
+      feeUsd: toNumber(coinFee ? mul(dec(f.fee), price) : dec(f.fee)),
+      time: new Date(f.time),
+      externalId: fillExternalId(apiKey, inst, f),
+    };
+  });
+  return (await recordFills(db, rows)).inserted;
+}

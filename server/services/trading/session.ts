@@ -1,0 +1,96 @@
+import type { Network } from '../../../src/api/contracts/common';
+import type { Fill, Order } from '../../../src/api/contracts/trading';
+import type { Db } from '../../db/client';
+import type { ApiKeyRow } from '../../db/schema-api-keys';
+import { TradeRefusedError, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+import { ExchangeRejectedError, ExchangeUnreachableError, type ExchangeCredentials } from '../../exchanges/transport';
+import { badRequest, HttpError } from '../../lib/http-error';
+import { getApiKey, openApiKey } from '../api-keys';
+import type { ExchangeInfoService } from '../exchange-info';
+import type { KeyPasswordLimiter } from '../key-password-limit';
+import { tradingInstrument, type TradingConnectors } from './connect';
+import { tagOrder } from './ids';
+import { recordSeenFills } from './record';
+
+/**
+ * One trading call's view of a stored key (DESIGN §3.2): the owner's key, opened with the key password
+ * for this call only, its exchange's connector and instrument list. Errors of the exchange become the
+ * API's: 422 naming the field (refused), 404 (unknown order), 429 (rate limit), 502/504 (down, slow).
+ */
+export interface TradeSession {
+  key: ApiKeyRow;
+  network: Network;
+  connector: TradingConnector;
+  /** By the product's symbol or the exchange's own (`BTCUSDT`, `BTC-USDT-SWAP`); 400 naming `symbol` when unknown. */
+  instrument(symbol: string, field?: string): TradingInstrument;
+  /** Runs an exchange call, translating its errors to the API's. */
+  run<T>(fn: (c: TradingConnector) => Promise<T>): Promise<T>;
+  /** Records fills the server has seen (once each: trading volume, referrals). */
+  record(inst: TradingInstrument, fills: readonly Fill[]): Promise<number>;
+}
+
+export interface TradeSessionDeps {
+  db: Db;
+  connectors: TradingConnectors;
+  exchangeInfo: ExchangeInfoService;
+  limiter: KeyPasswordLimiter;
+}
+
+export async function openTradeSession(deps: TradeSessionDeps, ownerId: string, apiKeyId: string, keyPassword: string): Promise<TradeSession> {
+  const key = await getApiKey(deps.db, ownerId, apiKeyId);
+  const creds = await openApiKey(deps.limiter, key, keyPassword);
+  const list = (await deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
+  const bySymbol = new Map<string, TradingInstrument>();
+  for (const i of list) {
+    bySymbol.set(i.symbol.toUpperCase(), i);
+    bySymbol.set(i.exchangeSymbol.toUpperCase(), i);
+  }
+  const connector = deps.connectors.connect(key, creds, list);
+  return {
+    key,
+    network: key.network,
+    connector,
+    instrument(symbol, field = 'symbol') {
+      const inst = bySymbol.get(symbol.toUpperCase());
+      if (!inst) throw badRequest(`${symbol} is not a perpetual of ${key.exchange}`, { [field]: `Unknown symbol ${symbol}` });
+      return inst;
+    },
+    run: (fn) => runExchange(fn, connector, creds),
+    record: (inst, fills) => recordSeenFills(deps.db, key, creds.apiKey, inst, fills),
+  };
+}
+
+export async function runExchange<T>(fn: (c: TradingConnector) => Promise<T>, connector: TradingConnector, creds: ExchangeCredentials): Promise<T> {
+  try {
+    return await fn(connector);
+  } catch (err) {
+    throw toHttpError(err, creds);
+  }
+}
+
+/** Never echo a credential, even when an exchange quotes one in its message. */
+function scrub(text: string, creds: ExchangeCredentials): string {
+  let out = text;
+  for (const secret of [creds.apiSecret, creds.passphrase, creds.apiKey]) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out;
+}
+
+export function toHttpError(err: unknown, creds: ExchangeCredentials): unknown {
+  if (err instanceof TradeRefusedError) {
+    const message = scrub(err.message, creds);
+    return new HttpError(err.status, message, err.field ? { [err.field]: scrub(err.exchangeMessage, creds) } : undefined);
+  }
+  if (err instanceof ExchangeRejectedError) return new HttpError(422, scrub(err.message, creds));
+  if (err instanceof ExchangeUnreachableError) {
+    const timeout = /no answer within/.test(err.message);
+    return new HttpError(timeout ? 504 : 502, scrub(err.message, creds));
+  }
+  return err;
+}
+
+/** Orders as the API answers them: the bracket id and role read back from the client id. */
+export const tagged = (orders: Order[]): Order[] => orders.map(tagOrder);
+
+export const newestFirst = (fills: Fill[]): Fill[] => [...fills].sort((a, b) => b.time.localeCompare(a.time));

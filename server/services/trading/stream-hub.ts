@@ -1,0 +1,83 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { ApiKeyRow } from '../../db/schema-api-keys';
+import type { ExchangeCredentials } from '../../exchanges/transport';
+import type { ExchangeInfoService } from '../exchange-info';
+import { AccountStream, type StreamSubscriber } from './account-stream';
+import { tradingInstrument, type TradingConnectors } from './connect';
+import { recordSeenFills } from './record';
+
+/**
+ * The server's account streams: one per key, however many tabs subscribe (DESIGN §3.3). The last
+ * subscriber leaving closes the exchange connection (and drops the credentials it held); deleting
+ * the key closes it for everyone.
+ */
+export class TradeStreamHub {
+  private readonly streams = new Map<string, AccountStream>();
+  private readonly opening = new Map<string, Promise<AccountStream>>();
+
+  constructor(
+    private readonly deps: { db: Db; connectors: TradingConnectors; exchangeInfo: ExchangeInfoService; log: FastifyBaseLogger; backoffMs?: (n: number) => number },
+  ) {}
+
+  /** Adds `sub` to the key's stream, opening it (with `creds`) when it is the first. */
+  async subscribe(key: ApiKeyRow, creds: ExchangeCredentials, sub: StreamSubscriber): Promise<AccountStream> {
+    let stream = this.streams.get(key.id);
+    if (!stream) {
+      let p = this.opening.get(key.id);
+      if (!p) {
+        p = this.open(key, creds).finally(() => this.opening.delete(key.id));
+        this.opening.set(key.id, p);
+      }
+      stream = await p;
+    }
+    stream.add(sub);
+    return stream;
+  }
+
+  private async open(key: ApiKeyRow, creds: ExchangeCredentials): Promise<AccountStream> {
+    const { connectors } = this.deps;
+    const instruments = (await this.deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
+    const ctx = connectors.context(key, creds, instruments);
+    const stream = new AccountStream({
+      key,
+      ctx,
+      connector: connectors.connector(key.exchange, ctx),
+      driver: connectors.driver(key.exchange),
+      open: connectors.opener(key.exchange, key.network),
+      record: (inst, fills) => recordSeenFills(this.deps.db, key, creds.apiKey, inst, fills),
+      log: this.deps.log,
+      backoffMs: this.deps.backoffMs,
+    });
+    this.streams.set(key.id, stream);
+    stream.start();
+    return stream;
+  }
+
+  unsubscribe(apiKeyId: string, sub: StreamSubscriber): void {
+    const stream = this.streams.get(apiKeyId);
+    if (!stream) return;
+    stream.remove(sub);
+    if (stream.subscribers.size === 0) {
+      stream.close();
+      this.streams.delete(apiKeyId);
+    }
+  }
+
+  /** The key is gone (deleted): every subscriber is told and the exchange connection closes. */
+  closeKey(apiKeyId: string, reason = 'The API key was deleted'): void {
+    const stream = this.streams.get(apiKeyId);
+    if (!stream) return;
+    stream.close(reason);
+    this.streams.delete(apiKeyId);
+  }
+
+  get(apiKeyId: string): AccountStream | undefined {
+    return this.streams.get(apiKeyId);
+  }
+
+  close(): void {
+    for (const s of this.streams.values()) s.close();
+    this.streams.clear();
+  }
+}
