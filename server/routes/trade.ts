@@ -40,7 +40,7 @@ export async function registerTradeRoutes(app: FastifyInstance, deps: TradeRoute
   };
   const connectors = new TradingConnectors(
     deps.sim
-      ? { mode: 'sim', simInject, simInjectWs: (url, headers) => app.injectWS(url, { headers }) }
+      ? { mode: 'sim', simInject, simInjectWs: (url, headers) => app.injectWS(url, { headers }), timeoutMs: deps.timeoutMs }
       : { mode: 'live', fetch: deps.fetch, timeoutMs: deps.timeoutMs },
   );
   const hub = new TradeStreamHub({ db: deps.db, connectors, exchangeInfo: deps.exchangeInfo, log: app.log, backoffMs: deps.backoffMs });

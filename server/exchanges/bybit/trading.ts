@@ -173,7 +173,8 @@ export class BybitTrading implements TradingConnector {
       orderType: limit ? 'Limit' : 'Market',
       qty: o.qty,
       ...(limit && o.price ? { price: o.price } : {}),
-      ...(limit ? { timeInForce: o.postOnly ? 'PostOnly' : o.timeInForce } : o.timeInForce !== 'GTC' ? { timeInForce: o.timeInForce } : {}),
+      // GTC is Bybit's default: sent only when it is something else (the fixtures' exact bodies).
+      ...(o.postOnly ? { timeInForce: 'PostOnly' } : o.timeInForce !== 'GTC' ? { timeInForce: o.timeInForce } : {}),
       ...(isConditional(o.type)
         ? { triggerPrice: o.triggerPrice, triggerDirection: triggersOnRise(o.type, o.side) ? 1 : 2, triggerBy: 'LastPrice' }
         : {}),

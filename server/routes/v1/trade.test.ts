@@ -288,3 +288,55 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     }
   });
 });
+
+describe.each(TEST_DRIVERS)('/v1/trade against exchange faults on %s (simulator fault hooks)', (driver) => {
+  let t: TestApp;
+  let user: SignedIn;
+  let admin: SignedIn;
+  let key: ApiKey;
+  beforeAll(async () => {
+    t = await createTestApp(driver, { MARKET_DATA: 'sim' }, { market: { trade: { timeoutMs: 400 } } });
+    [user, admin] = await Promise.all([t.signInAs('user'), t.signInAs('admin')]);
+    const c = await t.client.post('/v1/api-keys/sim-credentials', { exchange: 'binance' }, { token: user.accessToken });
+    key = (await t.client.post('/v1/api-keys', { name: 'faults', exchange: 'binance', network: 'MAINNET', ...c.json<SimCredentials>(), keyPassword: KEY_PASSWORD }, { token: user.accessToken })).json<ApiKey>();
+  });
+  afterAll(() => t?.close());
+  const fault = (body: Record<string, unknown>) => t.client.post('/sim/_control/faults', { exchange: 'binance', ...body }, { token: admin.accessToken });
+  const clear = () => t.client.delete('/sim/_control/faults?exchange=binance', { token: admin.accessToken });
+  const call = (method: 'GET' | 'POST', url: string, body?: unknown) => t.client.request(method, `/v1/trade/${key.id}${url}`, body, { token: user.accessToken, headers: { 'x-key-password': KEY_PASSWORD } });
+
+  it('a down exchange → 502 naming it; a rate limit → 429 with its message', async () => {
+    await fault({ unavailable: true });
+    const down = await call('GET', '/balance');
+    expect(down.statusCode).toBe(502);
+    expect(down.json<{ message: string }>().message).toBe('Could not reach binance: HTTP 503');
+    await clear();
+    await fault({ rateLimit: true });
+    const limited = await call('GET', '/balance');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json<{ message: string }>().message).toMatch(/^binance: Too many requests/);
+    await clear();
+    // Binance said "retry after 1 s": this server holds the key's calls until then instead of hammering it.
+    const held = await call('GET', '/balance');
+    expect(held.statusCode).toBe(429);
+    expect(held.json<{ message: string }>().message).toMatch(/holds further requests for 1 s/);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await call('GET', '/balance')).statusCode).toBe(200);
+  });
+
+  it('a slow exchange → 504 within the timeout; the order is never sent twice and its fate is checked by client id', async () => {
+    await fault({ latencyMs: 1_500 });
+    const started = Date.now();
+    const res = await call('POST', '/orders', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', qty: '0.010', clientOrderId: `slow${driver}` });
+    expect(res.statusCode).toBe(504);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(res.json<{ message: string }>().message).toMatch(new RegExp(`no answer within 0.4 s\\. Whether the order was placed is unknown: it has client id slow${driver}`));
+    await clear();
+    await new Promise((r) => setTimeout(r, 1_700));
+    // The delayed request went through once; nothing retried it.
+    const positions = (await call('GET', '/positions')).json<Position[]>();
+    expect(positions.map((p) => Number(p.size))).toEqual([0.01]);
+    const history = (await call('GET', '/orders/history?symbol=BTCUSDT')).json<{ data: Order[] }>();
+    expect(history.data.filter((o) => o.clientOrderId === `slow${driver}`)).toHaveLength(1);
+  });
+});

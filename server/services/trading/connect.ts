@@ -9,7 +9,7 @@ import { bybitPrivateStream } from '../../exchanges/bybit/stream';
 import { LIVE_ENDPOINTS, liveRestBase } from '../../exchanges/endpoints';
 import type { OpenSocket, PrivateStreamDriver } from '../../exchanges/private-stream';
 import { ExchangeClock, RateGate, type ConnectorContext, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
-import { httpTransport, type ExchangeCredentials, type ExchangeTransport, type FetchFn } from '../../exchanges/transport';
+import { ExchangeUnreachableError, httpTransport, type ExchangeCredentials, type ExchangeTransport, type FetchFn } from '../../exchanges/transport';
 
 /** An in-process request to this server (app.inject) with a body, for the simulator's private endpoints. */
 export type SimInject = (req: { method: string; url: string; headers: Record<string, string>; body?: string }) => Promise<{
@@ -61,9 +61,20 @@ export class TradingConnectors {
       const inject = this.opts.simInject;
       if (!inject) throw new Error('TradingConnectors: sim mode needs simInject');
       const { base, headers } = simBase(exchange, network);
+      const timeoutMs = this.opts.timeoutMs ?? 10_000;
+      // The same failure semantics as the live transport: no answer in time or a 5xx → unreachable.
       return async (req) => {
-        const res = await inject({ method: req.method, url: `${base}${req.path}`, headers: { ...headers, ...req.headers }, body: req.body });
-        return { status: res.status, text: res.text, headers: res.headers };
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new ExchangeUnreachableError(exchange, `no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+        });
+        try {
+          const res = await Promise.race([inject({ method: req.method, url: `${base}${req.path}`, headers: { ...headers, ...req.headers }, body: req.body }), timeout]);
+          if (res.status >= 500) throw new ExchangeUnreachableError(exchange, `HTTP ${res.status}`);
+          return { status: res.status, text: res.text, headers: res.headers };
+        } finally {
+          clearTimeout(timer);
+        }
       };
     }
     const { base, headers } = liveRestBase(exchange, network === 'TESTNET');

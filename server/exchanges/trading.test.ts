@@ -1,0 +1,187 @@
+/**
+ * The trading connectors' requests against the fixtures' `*.request.json` (same parameters in the
+ * same order; bodies byte for byte where a fixture gives the body), signed as each exchange checks,
+ * and the error fixtures mapped to the right refusal. The simulator end-to-end lives in the route tests.
+ */
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { fixture } from '../sim/testing';
+import { BinanceTrading } from './binance/trading';
+import { BybitTrading } from './bybit/trading';
+import { ExchangeClock, RateGate, TradeRefusedError, type ConnectorContext, type TradingInstrument } from './trading';
+import type { ExchangeRequest, ExchangeResponse } from './transport';
+
+const NOW = 1717200000000;
+const CREDS = { apiKey: 'test-key', apiSecret: 'test-secret' };
+const BTCUSDT: TradingInstrument = {
+  symbol: 'BTCUSDT',
+  exchangeSymbol: 'BTCUSDT',
+  base: 'BTC',
+  quote: 'USDT',
+  settle: 'USDT',
+  category: 'linear',
+  tickSize: '0.1',
+  stepSize: '0.001',
+  minQty: '0.001',
+  maxQty: '1000',
+  contractValue: '1',
+};
+
+/** A transport that records every request and answers from `answer` (the server time for the clock sync). */
+function recording(answer: (req: ExchangeRequest) => ExchangeResponse) {
+  const sent: ExchangeRequest[] = [];
+  const transport = async (req: ExchangeRequest): Promise<ExchangeResponse> => {
+    if (req.path.startsWith('/fapi/v1/time')) return { status: 200, text: JSON.stringify({ serverTime: NOW }) };
+    if (req.path.startsWith('/v5/market/time')) return { status: 200, text: JSON.stringify({ retCode: 0, result: { timeNano: String(NOW * 1e6) }, time: NOW }) };
+    sent.push(req);
+    return answer(req);
+  };
+  const ctx: ConnectorContext = {
+    transport,
+    creds: CREDS,
+    clock: new ExchangeClock(() => NOW),
+    gate: new RateGate('binance', () => NOW),
+    instrument: (s) => (s === 'BTCUSDT' ? BTCUSDT : undefined),
+  };
+  return { sent, ctx };
+}
+
+const params = (query: string) => query.split('&').map((kv) => kv.split('=').map(decodeURIComponent) as [string, string]);
+
+describe('binance connector', () => {
+  interface Fx {
+    method: string;
+    path: string;
+    params: Record<string, string>;
+  }
+  const orderJson = { orderId: 1, symbol: 'BTCUSDT', status: 'NEW', clientOrderId: 'x', price: '65000.00', avgPrice: '0', origQty: '0.010', executedQty: '0', timeInForce: 'GTC', type: 'LIMIT', origType: 'LIMIT', side: 'BUY', reduceOnly: false, updateTime: NOW };
+  const algoJson = { algoId: 2, clientAlgoId: 'y', algoType: 'CONDITIONAL', orderType: 'TAKE_PROFIT', symbol: 'BTCUSDT', side: 'SELL', timeInForce: 'GTC', quantity: '0.010', algoStatus: 'NEW', triggerPrice: '69900.00', price: '70000.00', reduceOnly: true, createTime: NOW, updateTime: NOW };
+
+  /** Our request carries the fixture's parameters in the fixture's order, plus only `extras`; signed last. */
+  function expectLike(req: ExchangeRequest, fx: Fx, extras: string[]) {
+    expect(req.method).toBe(fx.method);
+    expect(req.path.split('?')[0]).toBe(fx.path);
+    const payload = req.body ?? req.path.split('?')[1];
+    const sent = params(payload);
+    const [last, ...rest] = [sent[sent.length - 1], ...sent.slice(0, -1)];
+    expect(last[0]).toBe('signature');
+    expect(last[1]).toBe(createHmac('sha256', CREDS.apiSecret).update(payload.slice(0, payload.lastIndexOf('&signature='))).digest('hex'));
+    const names = rest.map(([k]) => k).filter((k) => k !== 'recvWindow' && k !== 'timestamp');
+    const wanted = Object.keys(fx.params).filter((k) => k !== 'recvWindow' && k !== 'timestamp');
+    expect(names.filter((k) => !extras.includes(k))).toEqual(wanted.filter((k) => !extras.includes(k) || names.includes(k)));
+    for (const k of wanted) if (!extras.includes(k)) expect(Object.fromEntries(rest)[k]).toBe(fx.params[k]);
+    expect(req.headers['X-MBX-APIKEY']).toBe(CREDS.apiKey);
+  }
+
+  it('order-limit.request.json: a limit order', async () => {
+    const { sent, ctx } = recording(() => ({ status: 200, text: JSON.stringify(orderJson) }));
+    await new BinanceTrading(ctx).place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', qty: '0.010', price: '65000.00', reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term-0001' });
+    expectLike(sent[0], fixture<Fx>('binance', 'order-limit.request.json'), ['newOrderRespType']);
+  });
+
+  it('order-market-reduceonly.request.json: a reduce-only market order', async () => {
+    const { sent, ctx } = recording(() => ({ status: 200, text: JSON.stringify({ ...orderJson, type: 'MARKET', origType: 'MARKET' }) }));
+    await new BinanceTrading(ctx).place({ symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', qty: '0.010', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 'c1' });
+    expectLike(sent[0], fixture<Fx>('binance', 'order-market-reduceonly.request.json'), ['newClientOrderId']);
+  });
+
+  it('algo-order-take-profit.request.json: take-profits go to the algo service (trap 10)', async () => {
+    const { sent, ctx } = recording(() => ({ status: 200, text: JSON.stringify(algoJson) }));
+    const o = await new BinanceTrading(ctx).place({ symbol: 'BTCUSDT', side: 'SELL', type: 'TAKE_PROFIT', qty: '0.010', price: '70000.00', triggerPrice: '69900.00', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 't1' });
+    expectLike(sent[0], fixture<Fx>('binance', 'algo-order-take-profit.request.json'), ['workingType', 'clientAlgoId']);
+    expect(o).toMatchObject({ id: 'BTCUSDT:a:2', type: 'TAKE_PROFIT', status: 'UNTRIGGERED', triggerPrice: '69900.00', price: '70000.00', reduceOnly: true });
+  });
+
+  it('leverage.request.json and margin-type.request.json; -4046 "no need to change" is success', async () => {
+    const { sent, ctx } = recording((req) =>
+      req.path === '/fapi/v1/marginType' && sent.length > 2 ? { status: 400, text: JSON.stringify({ code: -4046, msg: 'No need to change margin type.' }) } : { status: 200, text: '{"code":200,"msg":"success"}' },
+    );
+    const c = new BinanceTrading(ctx);
+    await c.setLeverage(BTCUSDT, 10);
+    await c.setMarginMode(BTCUSDT, 'ISOLATED');
+    expectLike(sent[0], fixture<Fx>('binance', 'leverage.request.json'), []);
+    expectLike(sent[1], fixture<Fx>('binance', 'margin-type.request.json'), []);
+    await expect(c.setMarginMode(BTCUSDT, 'ISOLATED')).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['error-signature.json', 400, 422, '-1022', 'binance: Signature for this request is not valid. (-1022)'],
+    ['error-invalid-symbol.json', 400, 422, '-1121', 'binance: Invalid symbol. (-1121)'],
+    ['error-stop-order-switch-algo.json', 400, 422, '-4120', undefined],
+  ])('%s → a refusal with the exchange code and message', async (file, http, status, code, message) => {
+    const body = fixture<{ code: number; msg: string }>('binance', file);
+    const { ctx } = recording(() => ({ status: http, text: JSON.stringify(body) }));
+    const err = await new BinanceTrading(ctx).balance().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TradeRefusedError);
+    expect(err).toMatchObject({ status, code });
+    expect((err as Error).message).toBe(message ?? `binance: ${body.msg} (${code})`);
+  });
+
+  it('error-timestamp.json: re-measures the clock and sends once more', async () => {
+    let n = 0;
+    const { sent, ctx } = recording(() => (n++ === 0 ? { status: 400, text: JSON.stringify(fixture('binance', 'error-timestamp.json')) } : { status: 200, text: JSON.stringify({ totalWalletBalance: '1', totalMarginBalance: '1', availableBalance: '1', totalUnrealizedProfit: '0', totalInitialMargin: '0', assets: [] }) }));
+    await expect(new BinanceTrading(ctx).balance()).resolves.toMatchObject({ total: '1' });
+    expect(sent).toHaveLength(2);
+  });
+
+  it('holds calls once the used weight nears the limit (429 naming the wait), before Binance bans the key', async () => {
+    const { ctx } = recording(() => ({ status: 200, text: '[]', headers: { 'x-mbx-used-weight-1m': '2300' } }));
+    const c = new BinanceTrading(ctx);
+    await c.openOrders(BTCUSDT);
+    const err = await c.openOrders(BTCUSDT).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 429 });
+    expect((err as Error).message).toMatch(/holds further requests for \d+ s/);
+  });
+});
+
+describe('bybit connector', () => {
+  interface Fx {
+    method: string;
+    path: string;
+    body: Record<string, unknown>;
+  }
+  const orderRow = { orderId: 'oid-1', orderLinkId: 'x', symbol: 'BTCUSDT', price: '70000', qty: '0.010', side: 'Sell', orderStatus: 'Untriggered', avgPrice: '', cumExecQty: '0', timeInForce: 'GTC', orderType: 'Limit', triggerPrice: '69900', triggerDirection: 1, reduceOnly: true, createdTime: String(NOW), updatedTime: String(NOW) };
+  const ok = (result: unknown) => ({ status: 200, text: JSON.stringify({ retCode: 0, retMsg: 'OK', result, retExtInfo: {}, time: NOW }) });
+  const answer = (req: ExchangeRequest) => (req.path.startsWith('/v5/order/realtime') ? ok({ list: [orderRow], nextPageCursor: '' }) : ok({ orderId: 'oid-1', orderLinkId: 'x' }));
+
+  function expectExact(req: ExchangeRequest, fx: Fx) {
+    expect(req.method).toBe(fx.method);
+    expect(req.path).toBe(fx.path);
+    // Byte for byte: the fixture's JSON body, keys in its order.
+    expect(req.body).toBe(JSON.stringify(fx.body));
+    const sign = createHmac('sha256', CREDS.apiSecret).update(`${NOW}${CREDS.apiKey}5000${req.body}`).digest('hex');
+    expect(req.headers).toMatchObject({ 'X-BAPI-API-KEY': CREDS.apiKey, 'X-BAPI-TIMESTAMP': String(NOW), 'X-BAPI-RECV-WINDOW': '5000', 'X-BAPI-SIGN': sign, 'Content-Type': 'application/json' });
+  }
+
+  it('order-create-market.request.json, byte for byte', async () => {
+    const { sent, ctx } = recording(answer);
+    await new BybitTrading(ctx).place({ symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', qty: '0.010', reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term-0002' });
+    expectExact(sent[0], fixture<Fx>('bybit', 'order-create-market.request.json'));
+  });
+
+  it('order-create-take-profit.request.json, byte for byte; the order reads back as an untriggered take-profit', async () => {
+    const { sent, ctx } = recording(answer);
+    const o = await new BybitTrading(ctx).place({ symbol: 'BTCUSDT', side: 'SELL', type: 'TAKE_PROFIT', qty: '0.010', price: '70000', triggerPrice: '69900', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term-tp-0001' });
+    expectExact(sent[0], fixture<Fx>('bybit', 'order-create-take-profit.request.json'));
+    expect(o).toMatchObject({ id: 'linear:BTCUSDT:oid-1', type: 'TAKE_PROFIT', status: 'UNTRIGGERED', side: 'SELL', triggerPrice: '69900', price: '70000' });
+  });
+
+  it('order-cancel.request.json and set-margin-mode.request.json, byte for byte', async () => {
+    const { sent, ctx } = recording(answer);
+    const c = new BybitTrading(ctx);
+    await c.cancel(BTCUSDT, 'linear:BTCUSDT:c6f055d9-7f21-4079-913d-e6523a9cfffa');
+    await c.setMarginMode(BTCUSDT, 'ISOLATED');
+    expectExact(sent[0], fixture<Fx>('bybit', 'order-cancel.request.json'));
+    expectExact(sent[2], fixture<Fx>('bybit', 'set-margin-mode.request.json'));
+  });
+
+  it('retCode on HTTP 200 is an error (trap 9): rate limit → 429; "leverage not modified" → success', async () => {
+    const limited = recording(() => ({ status: 200, text: JSON.stringify(fixture('bybit', 'error-rate-limit.json')) }));
+    const err = await new BybitTrading(limited.ctx).balance().catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 429, code: '10006', message: 'bybit: Too many visits! (10006)' });
+    const same = recording(() => ({ status: 200, text: JSON.stringify(fixture('bybit', 'error-leverage-not-modified.json')) }));
+    await expect(new BybitTrading(same.ctx).setLeverage(BTCUSDT, 10)).resolves.toBeUndefined();
+    const unknown = recording(() => ({ status: 200, text: JSON.stringify(fixture('bybit', 'error-not-supported-symbol.json')) }));
+    await expect(new BybitTrading(unknown.ctx).positions(BTCUSDT)).rejects.toMatchObject({ status: 422 });
+  });
+});
