@@ -7,7 +7,9 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../sim/testing';
 import { BinanceTrading } from './binance/trading';
+import { BitmexTrading } from './bitmex/trading';
 import { BybitTrading } from './bybit/trading';
+import { OkxTrading } from './okx/trading';
 import { ExchangeClock, RateGate, TradeRefusedError, type ConnectorContext, type TradingInstrument } from './trading';
 import type { ExchangeRequest, ExchangeResponse } from './transport';
 
@@ -33,6 +35,8 @@ function recording(answer: (req: ExchangeRequest) => ExchangeResponse) {
   const transport = async (req: ExchangeRequest): Promise<ExchangeResponse> => {
     if (req.path.startsWith('/fapi/v1/time')) return { status: 200, text: JSON.stringify({ serverTime: NOW }) };
     if (req.path.startsWith('/v5/market/time')) return { status: 200, text: JSON.stringify({ retCode: 0, result: { timeNano: String(NOW * 1e6) }, time: NOW }) };
+    if (req.path.startsWith('/api/v5/public/time')) return { status: 200, text: JSON.stringify({ code: '0', msg: '', data: [{ ts: String(NOW) }] }) };
+    if (req.path.startsWith('/api/v1/instrument')) return { status: 200, text: '[]', headers: { date: new Date(NOW).toUTCString() } };
     sent.push(req);
     return answer(req);
   };
@@ -183,5 +187,139 @@ describe('bybit connector', () => {
     await expect(new BybitTrading(same.ctx).setLeverage(BTCUSDT, 10)).resolves.toBeUndefined();
     const unknown = recording(() => ({ status: 200, text: JSON.stringify(fixture('bybit', 'error-not-supported-symbol.json')) }));
     await expect(new BybitTrading(unknown.ctx).positions(BTCUSDT)).rejects.toMatchObject({ status: 422 });
+  });
+});
+
+describe('okx connector', () => {
+  interface Fx {
+    method: string;
+    path: string;
+    body: Record<string, unknown>;
+  }
+  const SWAP: TradingInstrument = { ...BTCUSDT, exchangeSymbol: 'BTC-USDT-SWAP', stepSize: '1', minQty: '1', contractValue: '0.01' };
+  const okxCtx = () => {
+    const r = recording((req) => {
+      const body = (data: unknown[]) => ({ status: 200, text: JSON.stringify({ code: '0', msg: '', data }) });
+      if (req.path.startsWith('/api/v5/account/positions')) return body([]);
+      if (req.path.startsWith('/api/v5/trade/order-algo?')) return body([{ algoId: '9', algoClOrdId: 'a1', instId: 'BTC-USDT-SWAP', side: 'sell', sz: '1', state: 'live', slTriggerPx: '63000', slOrdPx: '-1', reduceOnly: 'true', cTime: String(NOW) }]);
+      if (req.path.startsWith('/api/v5/trade/order?')) return body([{ ordId: '7', clOrdId: 'term0001', instId: 'BTC-USDT-SWAP', side: 'buy', ordType: 'limit', px: '65000', sz: '1', accFillSz: '0', state: 'live', reduceOnly: 'false', cTime: String(NOW) }]);
+      if (req.path === '/api/v5/trade/order-algo') return body([{ algoId: '9', sCode: '0', sMsg: '' }]);
+      return body([{ ordId: '7', clOrdId: 'term0001', sCode: '0', sMsg: '' }]);
+    });
+    r.ctx.instrument = (s) => (s === 'BTC-USDT-SWAP' || s === 'BTCUSDT' ? SWAP : undefined);
+    r.ctx.clock = new ExchangeClock(() => NOW);
+    return r;
+  };
+  /** Our body has the fixture's keys in its order with its values, plus only `extras` at the end. */
+  function expectLike(req: ExchangeRequest, fx: Fx, extras: string[] = []) {
+    expect(req.method).toBe(fx.method);
+    expect(req.path).toBe(fx.path);
+    const body = JSON.parse(req.body ?? '{}') as Record<string, unknown>;
+    const ours = Object.keys(body).filter((k) => !extras.includes(k));
+    expect(ours).toEqual(Object.keys(fx.body).filter((k) => !extras.includes(k)));
+    for (const k of ours) if (!extras.includes(k)) expect(body[k]).toEqual(fx.body[k]);
+    const ts = req.headers['OK-ACCESS-TIMESTAMP'];
+    expect(ts).toBe(new Date(NOW).toISOString());
+    expect(req.headers['OK-ACCESS-SIGN']).toBe(createHmac('sha256', CREDS.apiSecret).update(`${ts}POST${req.path}${req.body}`).digest('base64'));
+  }
+
+  it('order-swap-limit.request.json, byte for byte; order-swap-market-reduceonly.request.json (+ clOrdId)', async () => {
+    const { sent, ctx } = okxCtx();
+    const c = new OkxTrading(ctx);
+    const o = await c.place({ symbol: 'BTC-USDT-SWAP', side: 'BUY', type: 'LIMIT', qty: '1', price: '65000', reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term0001' });
+    const posts = sent.filter((r) => r.method === 'POST');
+    expect(posts[0].body).toBe(JSON.stringify(fixture<Fx>('okx', 'order-swap-limit.request.json').body));
+    expectLike(posts[0], fixture<Fx>('okx', 'order-swap-limit.request.json'));
+    expect(o).toMatchObject({ id: 'BTC-USDT-SWAP:o:7', symbol: 'BTCUSDT', status: 'NEW', qty: '1', price: '65000', reduceOnly: false });
+    await c.place({ symbol: 'BTC-USDT-SWAP', side: 'SELL', type: 'MARKET', qty: '1', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 'c2' });
+    expectLike(sent.filter((r) => r.method === 'POST')[1], fixture<Fx>('okx', 'order-swap-market-reduceonly.request.json'), ['clOrdId']);
+  });
+
+  it('algo-take-profit-limit.request.json and algo-stop-market.request.json (last-price triggers, + algoClOrdId)', async () => {
+    const { sent, ctx } = okxCtx();
+    const c = new OkxTrading(ctx);
+    await c.place({ symbol: 'BTC-USDT-SWAP', side: 'SELL', type: 'TAKE_PROFIT', qty: '1', price: '70000', triggerPrice: '69900', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 'tp1' });
+    expectLike(sent.filter((r) => r.method === 'POST')[0], fixture<Fx>('okx', 'algo-take-profit-limit.request.json'), ['algoClOrdId']);
+    const stop = await c.place({ symbol: 'BTC-USDT-SWAP', side: 'SELL', type: 'STOP_MARKET', qty: '1', triggerPrice: '63000', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 'sl1' });
+    expectLike(sent.filter((r) => r.method === 'POST')[1], fixture<Fx>('okx', 'algo-stop-market.request.json'), ['algoClOrdId', 'slTriggerPxType']);
+    expect(stop).toMatchObject({ id: 'BTC-USDT-SWAP:a:9', type: 'STOP_MARKET', status: 'UNTRIGGERED', triggerPrice: '63000', price: null, reduceOnly: true });
+  });
+
+  it('order.failure.json: code "1" with the reason in sCode/sMsg is a refusal naming it', async () => {
+    const { ctx } = recording(() => ({ status: 200, text: JSON.stringify(fixture('okx', 'order.failure.json')) }));
+    ctx.instrument = (s) => (s === 'BTC-USDT-SWAP' ? SWAP : undefined);
+    const err = await new OkxTrading(ctx).balance().catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 422, code: '51094', message: "okx: You can't place TP limit orders in spot, margin, or options trading. (51094)" });
+    const limited = recording(() => ({ status: 429, text: JSON.stringify(fixture('okx', 'error-rate-limit.json')) }));
+    await expect(new OkxTrading(limited.ctx).balance()).rejects.toMatchObject({ status: 429, code: '50011' });
+  });
+});
+
+describe('bitmex connector', () => {
+  interface Fx {
+    method: string;
+    path: string;
+    body: Record<string, unknown> | null;
+  }
+  const XBTUSD: TradingInstrument = { ...BTCUSDT, symbol: 'XBTUSD', exchangeSymbol: 'XBTUSD', base: 'XBT', quote: 'USD', settle: 'XBT', category: 'inverse', tickSize: '0.5', stepSize: '100', minQty: '100', contractValue: '1' };
+  const bitmexCtx = (answer: (req: ExchangeRequest) => ExchangeResponse) => {
+    const r = recording(answer);
+    r.ctx.instrument = (s) => (s === 'XBTUSD' ? XBTUSD : undefined);
+    return r;
+  };
+  const orderRow = { orderID: 'eaf968c6-906b-4aaa-a32a-ab65d6e06ed7', clOrdID: 'term-0001', symbol: 'XBTUSD', side: 'Buy', orderQty: 100, price: 65000, ordType: 'Limit', ordStatus: 'New', timeInForce: 'GoodTillCancel', execInst: '', cumQty: 0, transactTime: '2024-06-01T00:00:00.000Z', timestamp: '2024-06-01T00:00:00.000Z' };
+  function expectExact(req: ExchangeRequest, fx: Fx, extras: Record<string, unknown> = {}) {
+    expect(req.method).toBe(fx.method);
+    expect(req.path).toBe(fx.path);
+    expect(req.body ?? null).toBe(fx.body === null ? null : JSON.stringify({ ...fx.body, ...extras }));
+    const expires = req.headers['api-expires'];
+    expect(Number(expires)).toBe(Math.floor(NOW / 1000) + 30);
+    expect(req.headers['api-signature']).toBe(createHmac('sha256', CREDS.apiSecret).update(`${req.method}${req.path}${expires}${req.body ?? ''}`).digest('hex'));
+  }
+
+  it('order-limit, order-stop-market and order-take-profit request fixtures, byte for byte (numbers written exactly)', async () => {
+    const { sent, ctx } = bitmexCtx(() => ({ status: 200, text: JSON.stringify(orderRow) }));
+    const c = new BitmexTrading(ctx);
+    const o = await c.place({ symbol: 'XBTUSD', side: 'BUY', type: 'LIMIT', qty: '100', price: '65000', reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term-0001' });
+    expectExact(sent[0], fixture<Fx>('bitmex', 'order-limit.request.json'));
+    expect(o).toMatchObject({ id: 'XBTUSD:eaf968c6-906b-4aaa-a32a-ab65d6e06ed7', symbol: 'XBTUSD', type: 'LIMIT', status: 'NEW', qty: '100', price: '65000' });
+    await c.place({ symbol: 'XBTUSD', side: 'SELL', type: 'STOP_MARKET', qty: '100', triggerPrice: '64000', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 's1' });
+    expectExact(sent[1], fixture<Fx>('bitmex', 'order-stop-market.request.json'), { clOrdID: 's1' });
+    await c.place({ symbol: 'XBTUSD', side: 'SELL', type: 'TAKE_PROFIT_MARKET', qty: '100', triggerPrice: '70000', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: 't1' });
+    expectExact(sent[2], fixture<Fx>('bitmex', 'order-take-profit.request.json'), { clOrdID: 't1' });
+  });
+
+  it('order-cancel, leverage, isolate and open-orders request fixtures', async () => {
+    const { sent, ctx } = bitmexCtx((req) => ({ status: 200, text: req.method === 'DELETE' || req.method === 'GET' ? JSON.stringify([orderRow]) : '{}' }));
+    const c = new BitmexTrading(ctx);
+    await c.cancel(XBTUSD, 'XBTUSD:eaf968c6-906b-4aaa-a32a-ab65d6e06ed7');
+    await c.setLeverage(XBTUSD, 10);
+    await c.setMarginMode(XBTUSD, 'ISOLATED');
+    await c.openOrders();
+    expectExact(sent[0], fixture<Fx>('bitmex', 'order-cancel.request.json'));
+    expectExact(sent[1], fixture<Fx>('bitmex', 'leverage.request.json'));
+    expectExact(sent[2], fixture<Fx>('bitmex', 'isolate.request.json'));
+    expectExact(sent[3], fixture<Fx>('bitmex', 'open-orders.request.json'));
+  });
+
+  it('position.response.json and margin.response.json: satoshis become XBT, inverse size stays in USD contracts', async () => {
+    const { ctx } = bitmexCtx((req) => ({ status: 200, text: JSON.stringify(req.path.startsWith('/api/v1/position') ? fixture('bitmex', 'position.response.json') : [fixture('bitmex', 'margin.response.json')]) }));
+    const c = new BitmexTrading(ctx);
+    const [p] = await c.positions();
+    expect(p).toMatchObject({ symbol: 'XBTUSD', side: 'BUY', size: '1000', category: 'inverse', entryPrice: '67403.5', unrealisedPnl: '0.00004094', realisedPnl: '-0.00001113', marginMode: 'ISOLATED', liquidationPrice: '61530.5' });
+    expect(p.baseQty).toBe('0.01479506'); // 1000 USD ÷ 67590.11, rounded down to the satoshi (the fixture's homeNotional)
+    const b = await c.balance();
+    expect(b).toMatchObject({ currency: 'XBT', total: '0.05002981', available: '0.04849414', unrealisedPnl: '0.00004094' });
+  });
+
+  it.each([
+    ['error-invalid-tick.json', 400, 422, 'price'],
+    ['error-not-found.json', 404, 404, undefined],
+    ['error-duplicate-clordid.json', 400, 422, undefined],
+  ])('%s → the API status and field', async (file, http, status, field) => {
+    const { ctx } = bitmexCtx(() => ({ status: http, text: JSON.stringify(fixture('bitmex', file)) }));
+    const err = await new BitmexTrading(ctx).openOrders().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TradeRefusedError);
+    expect(err).toMatchObject({ status, field });
   });
 });

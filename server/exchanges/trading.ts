@@ -88,6 +88,8 @@ export interface ConnectorContext {
   clock: ExchangeClock;
   /** The key's rate-limit budget as the exchange's headers report it, kept across calls. */
   gate: RateGate;
+  /** Per-key choices the exchange does not keep (OKX: the margin mode of a symbol's next orders). */
+  prefs?: Map<string, string>;
   /** Looks an instrument up by the exchange's own symbol (orders and positions name it) or the product's. */
   instrument: (exchangeSymbol: string) => TradingInstrument | undefined;
 }

@@ -4,6 +4,10 @@ import { dec, str } from '../../../src/api/contracts/decimal';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
 import { BinanceTrading } from '../../exchanges/binance/trading';
 import { BybitTrading } from '../../exchanges/bybit/trading';
+import { bitmexPrivateStream } from '../../exchanges/bitmex/stream';
+import { BitmexTrading } from '../../exchanges/bitmex/trading';
+import { okxPrivateStream } from '../../exchanges/okx/stream';
+import { OkxTrading } from '../../exchanges/okx/trading';
 import { binancePrivateStream } from '../../exchanges/binance/stream';
 import { bybitPrivateStream } from '../../exchanges/bybit/stream';
 import { LIVE_ENDPOINTS, liveRestBase } from '../../exchanges/endpoints';
@@ -30,14 +34,18 @@ export interface TradingTransportOptions {
   now?: () => number;
 }
 
-const DRIVERS: Partial<Record<ExchangeId, PrivateStreamDriver>> = {
+const DRIVERS: Record<ExchangeId, PrivateStreamDriver> = {
   binance: binancePrivateStream,
   bybit: bybitPrivateStream,
+  okx: okxPrivateStream,
+  bitmex: bitmexPrivateStream,
 };
 
-const CONNECTORS: Partial<Record<ExchangeId, new (ctx: ConnectorContext) => TradingConnector>> = {
+const CONNECTORS: Record<ExchangeId, new (ctx: ConnectorContext) => TradingConnector> = {
   binance: BinanceTrading,
   bybit: BybitTrading,
+  okx: OkxTrading,
+  bitmex: BitmexTrading,
 };
 
 /** The simulator's mount for a network: TESTNET accounts are separate (DESIGN §3.5); OKX demo is a header. */
@@ -53,6 +61,7 @@ export function simBase(exchange: ExchangeId, network: Network): { base: string;
 export class TradingConnectors {
   private readonly clocks = new Map<string, ExchangeClock>();
   private readonly gates = new Map<string, RateGate>();
+  private readonly prefs = new Map<string, Map<string, string>>();
 
   constructor(private readonly opts: TradingTransportOptions) {}
 
@@ -94,13 +103,13 @@ export class TradingConnectors {
       bySymbol.set(i.symbol, i);
       bySymbol.set(i.exchangeSymbol, i);
     }
-    return { transport: this.transport(key.exchange, key.network), creds, clock, gate, instrument: (s) => bySymbol.get(s) };
+    let prefs = this.prefs.get(key.id);
+    if (!prefs) this.prefs.set(key.id, (prefs = new Map()));
+    return { transport: this.transport(key.exchange, key.network), creds, clock, gate, prefs, instrument: (s) => bySymbol.get(s) };
   }
 
   connector(exchange: ExchangeId, ctx: ConnectorContext): TradingConnector {
-    const Connector = CONNECTORS[exchange];
-    if (!Connector) throw new Error(`no trading connector for ${exchange}`);
-    return new Connector(ctx);
+    return new CONNECTORS[exchange](ctx);
   }
 
   connect(key: { id: string; exchange: ExchangeId; network: Network }, creds: ExchangeCredentials, instruments: readonly TradingInstrument[]): TradingConnector {
@@ -109,9 +118,7 @@ export class TradingConnectors {
 
   /** The exchange's private stream driver for a key. */
   driver(exchange: ExchangeId): PrivateStreamDriver {
-    const d = DRIVERS[exchange];
-    if (!d) throw new Error(`no private stream for ${exchange}`);
-    return d;
+    return DRIVERS[exchange];
   }
 
   /** Opens a WebSocket at an exchange-relative path: the simulator in-process, or the live host. */
@@ -135,6 +142,7 @@ export class TradingConnectors {
   /** A deleted key's gate goes with it. */
   forget(apiKeyId: string): void {
     this.gates.delete(apiKeyId);
+    this.prefs.delete(apiKeyId);
   }
 }
 

@@ -1,0 +1,100 @@
+import { createHmac } from 'node:crypto';
+import { awaitReply, keepAlive, onceClosed, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { BitmexTrading } from './trading';
+
+/**
+ * BitMEX's private topics on its one socket (bitmex.md §2): `/realtime`, `authKeyExpires` with hex
+ * HMAC("GET/realtime" + expires-in-seconds), then `order`, `execution`, `position`, `margin`. Tables
+ * are diffs (partial, then insert/update/delete with only the changed fields): orders are merged by
+ * `orderID` before mapping. The literal `ping` keeps it alive (the server sends none).
+ */
+const PING_MS = 5_000;
+
+type Json = Record<string, unknown>;
+
+export const bitmexPrivateStream: PrivateStreamDriver = async (ctx, open, handlers) => {
+  const socket = await open('/realtime');
+  const expires = Math.floor(ctx.clock.now() / 1000) + 30;
+  const signature = createHmac('sha256', ctx.creds.apiSecret).update(`GET/realtime${expires}`).digest('hex');
+  const auth = awaitReply(socket, 10_000, (m) => {
+    const msg = m as Json;
+    const req = (msg.request ?? {}) as Json;
+    if (req.op !== 'authKeyExpires' && !('error' in msg)) return null;
+    return msg.success === true ? 'ok' : `the private stream refused the key: ${String(msg.error ?? 'authentication failed')}`;
+  }, 'bitmex');
+  socket.send(JSON.stringify({ op: 'authKeyExpires', args: [ctx.creds.apiKey, expires, signature] }));
+  try {
+    await auth;
+  } catch (err) {
+    socket.close();
+    throw err;
+  }
+  socket.send(JSON.stringify({ op: 'subscribe', args: ['order', 'execution', 'position', 'margin'] }));
+  const stopPing = keepAlive(socket, PING_MS, () => 'ping');
+  const tables = new BitmexTables(new BitmexTrading(ctx), (s) => ctx.instrument(s) !== undefined);
+  let closed = false;
+  socket.on('message', (data) => {
+    const text = String(data);
+    if (text === 'pong') return;
+    let msg: Json;
+    try {
+      msg = JSON.parse(text) as Json;
+    } catch {
+      return;
+    }
+    for (const e of tables.apply(msg)) handlers.event(e);
+  });
+  onceClosed(socket, () => {
+    stopPing();
+    if (!closed) handlers.closed('the exchange closed the private stream');
+  });
+  socket.on('error', () => undefined);
+  return {
+    close() {
+      closed = true;
+      stopPing();
+      socket.close();
+    },
+  };
+};
+
+/** The `order` table kept from its partial and diffs; executions, positions and margins become events. */
+export class BitmexTables {
+  private readonly orders = new Map<string, Json>();
+  private ready = false;
+
+  constructor(
+    private readonly mapper: Pick<BitmexTrading, 'mapOrder' | 'mapFill'>,
+    private readonly known: (symbol: string) => boolean,
+  ) {}
+
+  apply(msg: Json): PrivateEvent[] {
+    const rows = (Array.isArray(msg.data) ? (msg.data as Json[]) : []).filter((r) => r.symbol === undefined || this.known(String(r.symbol)));
+    const action = String(msg.action ?? '');
+    switch (msg.table) {
+      case 'order': {
+        if (action === 'partial') {
+          this.orders.clear();
+          this.ready = true;
+        }
+        if (!this.ready) return [];
+        const out: PrivateEvent[] = [];
+        for (const r of rows) {
+          const id = String(r.orderID);
+          const merged = { ...this.orders.get(id), ...r };
+          if (action === 'delete') this.orders.delete(id);
+          else this.orders.set(id, merged);
+          if (action !== 'partial' && merged.symbol !== undefined && merged.ordType !== undefined) out.push({ kind: 'order', order: this.mapper.mapOrder(merged) });
+        }
+        return out;
+      }
+      case 'execution':
+        return action === 'partial' ? [] : rows.filter((e) => e.execType === 'Trade' || e.execType === 'Liquidation').map((e) => ({ kind: 'fill' as const, fill: this.mapper.mapFill(e) }));
+      case 'position':
+      case 'margin':
+        return action === 'partial' ? [] : [{ kind: 'account', symbols: [] }];
+      default:
+        return [];
+    }
+  }
+}

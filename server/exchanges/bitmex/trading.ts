@@ -1,0 +1,312 @@
+import { abs, dec, div, fixed, mul, str } from '../../../src/api/contracts/decimal';
+import type { Balance, Fill, Order, OrderStatus, OrderType, Position } from '../../../src/api/contracts/trading';
+import { ExchangeUnreachableError, parseJson } from '../transport';
+import {
+  isoTime,
+  joinId,
+  priceOrNull,
+  splitId,
+  TradeRefusedError,
+  type ConnectorContext,
+  type NewOrder,
+  type OrderChange,
+  type Page,
+  type TradingConnector,
+  type TradingInstrument,
+} from '../trading';
+import { bitmexHeaders } from './account';
+
+/**
+ * BitMEX trading (bitmex.md §5–§7). Sizes are contracts (`orderQty`: USD contracts on XBTUSD);
+ * money arrives in settlement minor units (XBt = 1e-8 XBT, USDt = 1e-6 USDT) and leaves here in
+ * coins. Prices are JSON numbers on the wire: the decimal strings are written into the JSON text
+ * unchanged (never through a float). Stop = stop-market, StopLimit, MarketIfTouched / LimitIfTouched =
+ * take-profits; triggers on the last price (`execInst: LastPrice`). Ids: `symbol:orderID`.
+ */
+
+type Json = Record<string, unknown>;
+
+const PAGE = 50;
+const OPEN_PAGE = 100;
+const MINOR: Record<string, { coin: string; scale: number }> = { XBt: { coin: 'XBT', scale: 8 }, USDt: { coin: 'USDT', scale: 6 }, Gwei: { coin: 'ETH', scale: 9 } };
+const TYPE_FROM: Record<string, OrderType> = { Limit: 'LIMIT', Market: 'MARKET', Stop: 'STOP_MARKET', StopLimit: 'STOP_LIMIT', MarketIfTouched: 'TAKE_PROFIT_MARKET', LimitIfTouched: 'TAKE_PROFIT' };
+const TYPE_TO: Record<NewOrder['type'], string> = { LIMIT: 'Limit', MARKET: 'Market', STOP_MARKET: 'Stop', STOP_LIMIT: 'StopLimit', TAKE_PROFIT_MARKET: 'MarketIfTouched', TAKE_PROFIT: 'LimitIfTouched' };
+const TIF_TO = { GTC: 'GoodTillCancel', IOC: 'ImmediateOrCancel', FOK: 'FillOrKill' } as const;
+
+/** A minor-unit integer (satoshis) as a coin amount: 4998887 XBt → "0.04998887". */
+export function fromMinor(value: unknown, currency: string): string {
+  const m = MINOR[currency];
+  const n = dec(String(value ?? 0));
+  return m ? str(div(n, dec(10 ** m.scale), m.scale)) : str(n);
+}
+
+/** JSON with number fields written as the exact decimal text (BitMEX wants numbers, we keep exact decimals). */
+export function exactJson(fields: Array<readonly [string, string | boolean | { num: string }]>): string {
+  const parts = fields.map(([k, v]) => {
+    if (typeof v === 'object') {
+      if (!/^-?\d+(\.\d+)?$/.test(v.num)) throw new RangeError(`not a decimal: ${v.num}`);
+      return `${JSON.stringify(k)}:${v.num}`;
+    }
+    return `${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  });
+  return `{${parts.join(',')}}`;
+}
+
+function fieldOf(message: string): string | undefined {
+  if (/price|tickSize/i.test(message)) return 'price';
+  if (/orderQty|lotSize|quantity|contracts/i.test(message)) return 'qty';
+  if (/stopPx|trigger/i.test(message)) return 'triggerPrice';
+  if (/insufficient/i.test(message)) return 'qty';
+  if (/ReduceOnly|reduce-only/i.test(message)) return 'reduceOnly';
+  if (/leverage/i.test(message)) return 'leverage';
+  return undefined;
+}
+
+export class BitmexTrading implements TradingConnector {
+  readonly exchange = 'bitmex' as const;
+
+  constructor(private readonly ctx: ConnectorContext) {}
+
+  /** BitMEX signs with an expiry, not a timestamp: the clock is read from the `Date` of a public answer. */
+  async serverTime(): Promise<number> {
+    const res = await this.ctx.transport({ method: 'GET', path: '/api/v1/instrument?symbol=XBTUSD&count=1&columns=timestamp', headers: {} });
+    const date = res.headers?.date;
+    if (date && Number.isFinite(Date.parse(date))) return Date.parse(date);
+    const row = (parseJson('bitmex', res) as Json[] | undefined)?.[0];
+    if (row && typeof row.timestamp === 'string') return Date.parse(row.timestamp);
+    throw new ExchangeUnreachableError('bitmex', 'no server time');
+  }
+
+  async lastPrice(inst: TradingInstrument): Promise<string> {
+    const res = await this.ctx.transport({ method: 'GET', path: `/api/v1/instrument?symbol=${inst.exchangeSymbol}`, headers: {} });
+    const row = (parseJson('bitmex', res) as Json[])[0];
+    if (!row || row.lastPrice === undefined || row.lastPrice === null) throw new ExchangeUnreachableError('bitmex', `no price for ${inst.exchangeSymbol}`);
+    return String(row.lastPrice);
+  }
+
+  private async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, query: Array<readonly [string, string]>, body?: string): Promise<unknown> {
+    this.ctx.gate.check();
+    await this.ctx.clock.sync(() => this.serverTime());
+    const qs = query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+    const full = `/api/v1${path}${qs ? `?${qs}` : ''}`;
+    const res = await this.ctx.transport({
+      method,
+      path: full,
+      headers: { ...bitmexHeaders(this.ctx.creds, this.ctx.clock.now(), method, full, body ?? ''), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body }),
+    });
+    const h = res.headers ?? {};
+    if (h['x-ratelimit-remaining'] !== undefined && Number(h['x-ratelimit-remaining']) <= 1) this.ctx.gate.holdUntil(Number(h['x-ratelimit-reset']) * 1000, this.ctx.clock.offsetMs);
+    if (h['x-ratelimit-remaining-1s'] !== undefined && Number(h['x-ratelimit-remaining-1s']) <= 0) this.ctx.gate.holdFor(1_000);
+    const json = parseJson('bitmex', res);
+    if (res.status < 400) return json;
+    const err = ((json as Json).error ?? {}) as Json;
+    const msg = String(err.message ?? `HTTP ${res.status}`);
+    if (res.status === 429) this.ctx.gate.holdFor(Number(h['retry-after'] ?? 1) * 1000);
+    const status = res.status === 429 ? 429 : res.status === 404 || /not found/i.test(msg) ? 404 : 422;
+    throw new TradeRefusedError('bitmex', String(res.status), msg, fieldOf(msg), status);
+  }
+
+  private inst(symbol: string): TradingInstrument {
+    const inst = this.ctx.instrument(symbol);
+    if (!inst) throw new TradeRefusedError('bitmex', '400', `Unknown symbol ${symbol}`, 'symbol');
+    return inst;
+  }
+
+  mapOrder(o: Json): Order {
+    const inst = this.inst(String(o.symbol));
+    const type = TYPE_FROM[String(o.ordType)] ?? 'LIMIT';
+    const exec = String(o.execInst ?? '');
+    const conditional = type !== 'LIMIT' && type !== 'MARKET';
+    let status: OrderStatus =
+      ({ New: 'NEW', PartiallyFilled: 'PARTIALLY_FILLED', Filled: 'FILLED', Canceled: 'CANCELED', Rejected: 'REJECTED', Expired: 'EXPIRED', Untriggered: 'UNTRIGGERED' } as Record<string, OrderStatus>)[String(o.ordStatus)] ?? 'OUT_OF_SYNC';
+    if (conditional && status === 'NEW' && !o.triggered) status = 'UNTRIGGERED';
+    const tif = String(o.timeInForce ?? '');
+    return {
+      id: joinId(inst.exchangeSymbol, String(o.orderID)),
+      clientOrderId: typeof o.clOrdID === 'string' && o.clOrdID ? o.clOrdID : null,
+      exchange: 'bitmex',
+      symbol: inst.symbol,
+      side: o.side === 'Sell' ? 'SELL' : 'BUY',
+      type,
+      status,
+      qty: String(o.orderQty),
+      filledQty: String(o.cumQty ?? '0'),
+      price: type === 'MARKET' || type === 'STOP_MARKET' || type === 'TAKE_PROFIT_MARKET' ? null : priceOrNull(o.price),
+      triggerPrice: priceOrNull(o.stopPx),
+      avgFillPrice: priceOrNull(o.avgPx),
+      reduceOnly: /ReduceOnly|Close/.test(exec),
+      postOnly: /ParticipateDoNotInitiate/.test(exec),
+      timeInForce: tif === 'ImmediateOrCancel' ? 'IOC' : tif === 'FillOrKill' ? 'FOK' : 'GTC',
+      createdAt: isoTime(Date.parse(String(o.transactTime ?? o.timestamp))),
+      updatedAt: isoTime(Date.parse(String(o.timestamp ?? o.transactTime))),
+      bracketId: null,
+      role: null,
+    };
+  }
+
+  mapFill(e: Json): Fill {
+    const inst = this.inst(String(e.symbol));
+    const currency = String(e.settlCurrency ?? e.currency ?? 'XBt');
+    const coin = MINOR[currency]?.coin ?? currency;
+    return {
+      id: String(e.execID),
+      orderId: joinId(inst.exchangeSymbol, String(e.orderID)),
+      symbol: inst.symbol,
+      side: e.side === 'Sell' ? 'SELL' : 'BUY',
+      qty: String(e.lastQty),
+      price: String(e.lastPx),
+      fee: fromMinor(e.execComm ?? 0, currency),
+      feeCurrency: coin,
+      realisedPnl: e.realisedPnl === undefined || e.realisedPnl === null ? '0' : fromMinor(e.realisedPnl, currency),
+      time: isoTime(Date.parse(String(e.transactTime ?? e.timestamp))),
+      liquidation: e.execType === 'Liquidation' || /Liquidation/.test(String(e.text ?? '')),
+    };
+  }
+
+  orderSymbol(id: string): string | null {
+    const [symbol, ref] = splitId(id);
+    return symbol && ref ? symbol : null;
+  }
+
+  async place(o: NewOrder): Promise<Order> {
+    const inst = this.inst(o.symbol);
+    const exec = [
+      ...(o.type !== 'MARKET' && o.type !== 'LIMIT' ? ['LastPrice'] : []),
+      ...(o.reduceOnly ? ['ReduceOnly'] : []),
+      ...(o.postOnly ? ['ParticipateDoNotInitiate'] : []),
+    ].join(',');
+    const priced = o.type === 'LIMIT' || o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
+    const body = exactJson([
+      ['symbol', inst.exchangeSymbol],
+      ['side', o.side === 'BUY' ? 'Buy' : 'Sell'],
+      ['orderQty', { num: o.qty }],
+      ...(priced && o.price ? ([['price', { num: o.price }]] as const) : []),
+      ['ordType', TYPE_TO[o.type]],
+      ...(o.triggerPrice ? ([['stopPx', { num: o.triggerPrice }]] as const) : []),
+      ...(exec ? ([['execInst', exec]] as const) : []),
+      ...(o.timeInForce !== 'GTC' ? ([['timeInForce', TIF_TO[o.timeInForce]]] as const) : []),
+      ['clOrdID', o.clientOrderId],
+    ]);
+    return this.mapOrder((await this.call('POST', '/order', [], body)) as Json);
+  }
+
+  async amend(_inst: TradingInstrument, id: string, change: OrderChange): Promise<Order> {
+    const [, orderID] = splitId(id);
+    const body = exactJson([
+      ['orderID', orderID],
+      ...(change.qty !== undefined ? ([['orderQty', { num: change.qty }]] as const) : []),
+      ...(change.price !== undefined ? ([['price', { num: change.price }]] as const) : []),
+      ...(change.triggerPrice !== undefined ? ([['stopPx', { num: change.triggerPrice }]] as const) : []),
+    ]);
+    return this.mapOrder((await this.call('PUT', '/order', [], body)) as Json);
+  }
+
+  async cancel(_inst: TradingInstrument, id: string): Promise<Order> {
+    const [, orderID] = splitId(id);
+    const rows = (await this.call('DELETE', '/order', [], exactJson([['orderID', orderID]]))) as Json[];
+    const row = rows[0];
+    if (!row) throw new TradeRefusedError('bitmex', '404', 'Not Found', undefined, 404);
+    // A per-element error (unknown or already closed order) arrives with HTTP 200.
+    if (typeof row.error === 'string' && row.error) throw new TradeRefusedError('bitmex', '400', row.error, undefined, /not found|Invalid orderID/i.test(row.error) ? 404 : 422);
+    return this.mapOrder(row);
+  }
+
+  async cancelAll(inst: TradingInstrument): Promise<void> {
+    await this.call('DELETE', '/order/all', [], exactJson([['symbol', inst.exchangeSymbol]]));
+  }
+
+  async openOrders(inst?: TradingInstrument): Promise<Order[]> {
+    const rows: Json[] = [];
+    for (let start = 0; start < 2_000; start += OPEN_PAGE) {
+      const page = (await this.call('GET', '/order', [
+        ['filter', JSON.stringify(inst ? { open: true, symbol: inst.exchangeSymbol } : { open: true })],
+        ['reverse', 'true'],
+        ['count', String(OPEN_PAGE)],
+        ...(start ? ([['start', String(start)]] as const) : []),
+      ])) as Json[];
+      rows.push(...page);
+      if (page.length < OPEN_PAGE) break;
+    }
+    return rows.filter((o) => this.ctx.instrument(String(o.symbol))).map((o) => this.mapOrder(o));
+  }
+
+  async orderByClientId(inst: TradingInstrument, clientOrderId: string): Promise<Order | null> {
+    const rows = (await this.call('GET', '/order', [['symbol', inst.exchangeSymbol], ['filter', JSON.stringify({ clOrdID: clientOrderId })], ['count', '1']])) as Json[];
+    return rows[0] ? this.mapOrder(rows[0]) : null;
+  }
+
+  /** Newest first; the cursor is the time (ISO) the next page ends before. */
+  async orderHistory(inst: TradingInstrument, cursor?: string): Promise<Page<Order>> {
+    const rows = (await this.call('GET', '/order', [['symbol', inst.exchangeSymbol], ['reverse', 'true'], ['count', String(PAGE)], ...(cursor ? ([['endTime', cursor]] as const) : [])])) as Json[];
+    const data = rows.map((o) => this.mapOrder(o));
+    return { data, nextCursor: rows.length === PAGE ? new Date(Date.parse(data[data.length - 1].createdAt) - 1).toISOString() : null };
+  }
+
+  async fills(inst: TradingInstrument, cursor?: string): Promise<Page<Fill>> {
+    const rows = (await this.call('GET', '/execution/tradeHistory', [['symbol', inst.exchangeSymbol], ['reverse', 'true'], ['count', String(PAGE)], ...(cursor ? ([['endTime', cursor]] as const) : [])])) as Json[];
+    const data = rows.filter((e) => e.execType === undefined || e.execType === 'Trade' || e.execType === 'Liquidation').map((e) => this.mapFill(e));
+    return { data, nextCursor: rows.length === PAGE && data.length ? new Date(Date.parse(data[data.length - 1].time) - 1).toISOString() : null };
+  }
+
+  async positions(inst?: TradingInstrument): Promise<Position[]> {
+    const rows = (await this.call('GET', '/position', [['filter', JSON.stringify(inst ? { symbol: inst.exchangeSymbol } : { isOpen: true })]])) as Json[];
+    const out: Position[] = [];
+    for (const p of rows) {
+      const i = this.ctx.instrument(String(p.symbol));
+      if (!i || !Number(p.currentQty)) continue;
+      const qty = dec(String(p.currentQty));
+      const currency = String(p.currency ?? 'XBt');
+      const mark = dec(String(p.markPrice));
+      const inverse = i.category === 'inverse';
+      // Inverse: USD contracts, worth contracts × value ÷ mark in coin; linear: contracts × base per contract.
+      const base = inverse ? div(mul(abs(qty), dec(i.contractValue)), mark, 8, 'down') : mul(abs(qty), dec(i.contractValue));
+      out.push({
+        exchange: 'bitmex',
+        symbol: i.symbol,
+        side: qty.units < 0n ? 'SELL' : 'BUY',
+        size: str(abs(qty)),
+        baseQty: str(base),
+        notional: inverse ? str(base) : fixed(mul(base, mark), 8),
+        entryPrice: String(p.avgEntryPrice),
+        markPrice: String(p.markPrice),
+        liquidationPrice: priceOrNull(p.liquidationPrice),
+        breakEvenPrice: priceOrNull(p.breakEvenPrice) ?? String(p.avgEntryPrice),
+        unrealisedPnl: fromMinor(p.unrealisedPnl, currency),
+        realisedPnl: fromMinor(p.realisedPnl, currency),
+        leverage: String(p.leverage),
+        marginMode: p.crossMargin === true ? 'CROSS' : 'ISOLATED',
+        margin: fromMinor(p.posMargin ?? p.maintMargin ?? 0, currency),
+        category: i.category,
+      });
+    }
+    return out;
+  }
+
+  /** The XBt margin account (what XBTUSD trades on), with every currency's wallet beside it. */
+  async balance(): Promise<Balance> {
+    const rows = (await this.call('GET', '/user/margin', [['currency', 'all']])) as Json[] | Json;
+    const list = Array.isArray(rows) ? rows : [rows];
+    const xbt = list.find((m) => m.currency === 'XBt') ?? list[0] ?? {};
+    const cur = String(xbt.currency ?? 'XBt');
+    return {
+      currency: MINOR[cur]?.coin ?? cur,
+      total: fromMinor(xbt.marginBalance ?? xbt.walletBalance, cur),
+      available: fromMinor(xbt.availableMargin, cur),
+      unrealisedPnl: fromMinor(xbt.unrealisedPnl, cur),
+      marginUsed: fromMinor(Number(xbt.initMargin ?? 0) + Number(xbt.maintMargin ?? 0), cur),
+      assets: list.map((m) => {
+        const c = String(m.currency);
+        return { currency: MINOR[c]?.coin ?? c, total: fromMinor(m.marginBalance ?? m.walletBalance, c), available: fromMinor(m.availableMargin, c) };
+      }),
+    };
+  }
+
+  async setLeverage(inst: TradingInstrument, leverage: number): Promise<void> {
+    await this.call('POST', '/position/leverage', [], exactJson([['symbol', inst.exchangeSymbol], ['leverage', { num: String(leverage) }]]));
+  }
+
+  async setMarginMode(inst: TradingInstrument, mode: 'CROSS' | 'ISOLATED'): Promise<void> {
+    await this.call('POST', '/position/isolate', [], exactJson([['symbol', inst.exchangeSymbol], ['enabled', mode === 'ISOLATED']]));
+  }
+}
