@@ -102,7 +102,8 @@ export class OkxTrading implements TradingConnector {
     }
     const limited = sCode === '50011' || sCode === '50061' || res.status === 429;
     if (limited) this.ctx.gate.holdFor(2_000);
-    const status = limited ? 429 : sCode === '51603' ? 404 : 422;
+    // 51603 order does not exist; 51400 / 51503 cancel / amend of an order filled, cancelled or unknown.
+    const status = limited ? 429 : ['51603', '51400', '51503'].includes(sCode) ? 404 : 422;
     throw new TradeRefusedError('okx', sCode, msg, fieldOf(sCode), status);
   }
 
@@ -120,7 +121,8 @@ export class OkxTrading implements TradingConnector {
     const tif = ordType === 'ioc' || ordType === 'optimal_limit_ioc' ? 'IOC' : ordType === 'fok' ? 'FOK' : 'GTC';
     return {
       id: joinId(inst.exchangeSymbol, 'o', String(o.ordId)),
-      clientOrderId: typeof o.clOrdId === 'string' && o.clOrdId ? o.clOrdId : null,
+      // An order an algo released carries the algo's client id (so a bracket's leg keeps its role).
+      clientOrderId: typeof o.clOrdId === 'string' && o.clOrdId ? o.clOrdId : typeof o.algoClOrdId === 'string' && o.algoClOrdId ? o.algoClOrdId : null,
       exchange: 'okx',
       symbol: inst.symbol,
       side: o.side === 'sell' ? 'SELL' : 'BUY',

@@ -82,8 +82,10 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
     await c.next(is('authenticated'));
     return c;
   };
+  /** 0.01 BTC in each exchange's order unit (OKX: contracts of 0.01 BTC). */
+  const QTY: Record<string, string> = { binance: '0.010', bybit: '0.010', okx: '1' };
   const order = (key: ApiKey, symbol = 'BTCUSDT', side = 'BUY') =>
-    t.client.post(`/v1/trade/${key.id}/orders`, { symbol, side, type: 'MARKET', qty: '0.010' }, { token: user.accessToken, headers: { 'x-key-password': KEY_PASSWORD } });
+    t.client.post(`/v1/trade/${key.id}/orders`, { symbol, side, type: 'MARKET', qty: QTY[key.exchange] }, { token: user.accessToken, headers: { 'x-key-password': KEY_PASSWORD } });
 
   it('refuses a subscription before auth (4401) and a wrong key password (error, stream stays open)', async () => {
     const c = new StreamClient(await t.app.injectWS('/v1/trade/stream'));
@@ -99,7 +101,7 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
     s.socket.close();
   });
 
-  describe.each(['binance', 'bybit'] as const)('%s', (exchange) => {
+  describe.each(['binance', 'bybit', 'okx'] as const)('%s', (exchange) => {
     it('connects, snapshots, and delivers a fill in under 500 ms; two tabs share one exchange connection', async () => {
       const key = await addKey(user, exchange);
       const a = await connect(user);

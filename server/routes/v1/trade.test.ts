@@ -17,14 +17,24 @@ const SEED = 'trade-routes';
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 const UUID0 = '00000000-0000-4000-8000-000000000000';
 
+/** Sizes are in each exchange's order unit: BTC on Binance and Bybit, contracts of 0.01 BTC on OKX. */
 interface Venue {
-  exchange: 'binance' | 'bybit';
+  exchange: 'binance' | 'bybit' | 'okx';
   symbol: string;
+  /** 0.01 BTC, 0.02, 0.03, 0.1, 50 BTC; a size below the minimum; 0.1 ETH. */
   qty: string;
+  qty2: string;
+  qty3: string;
+  big: string;
+  huge: string;
+  tooSmall: string;
+  eth: string;
+  marginMessage: RegExp;
 }
 const VENUES: Venue[] = [
-  { exchange: 'binance', symbol: 'BTCUSDT', qty: '0.010' },
-  { exchange: 'bybit', symbol: 'BTCUSDT', qty: '0.010' },
+  { exchange: 'binance', symbol: 'BTCUSDT', qty: '0.010', qty2: '0.020', qty3: '0.030', big: '0.100', huge: '50.000', tooSmall: '0.0001', eth: '0.100', marginMessage: /^binance: Margin is insufficient\. \(-2019\)$/ },
+  { exchange: 'bybit', symbol: 'BTCUSDT', qty: '0.010', qty2: '0.020', qty3: '0.030', big: '0.100', huge: '50.000', tooSmall: '0.0001', eth: '0.10', marginMessage: /^bybit: Available balance is insufficient \(110007\)$/ },
+  { exchange: 'okx', symbol: 'BTCUSDT', qty: '1', qty2: '2', qty3: '3', big: '10', huge: '5000', tooSmall: '0.001', eth: '1', marginMessage: /^okx: Order failed\. Insufficient USDT margin in account \(51008\)$/ },
 ];
 
 describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
@@ -87,7 +97,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       await call(user, 'GET', `${base()}/fills?symbol=${v.symbol}`);
       const rows = await t.db.select().from(fills).where(and(eq(fills.userId, user.id), eq(fills.exchange, v.exchange)));
       expect(rows).toHaveLength(1);
-      expect(rows[0].notionalUsd).toBeCloseTo(Number(page.data[0].price) * Number(v.qty), 6);
+      expect(rows[0].notionalUsd).toBeCloseTo(Number(page.data[0].price) * Number(v.qty) * (v.exchange === 'okx' ? 0.01 : 1), 6);
 
       const close = await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
       expect(close.statusCode, close.body).toBe(201);
@@ -98,7 +108,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       const offTick = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'LIMIT', qty: v.qty, price: '50000.05' });
       expect(offTick.statusCode).toBe(400);
       expect(offTick.json<{ fields: Record<string, string> }>().fields).toHaveProperty('price');
-      const small = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: '0.0001' });
+      const small = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: v.tooSmall });
       expect(small.statusCode).toBe(400);
       expect(small.json<{ fields: Record<string, string> }>().fields).toHaveProperty('qty');
       const unknown = await call(user, 'GET', `${base()}/positions?symbol=NOPEUSDT`);
@@ -107,9 +117,9 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     });
 
     it('422 with the exchange message when the margin does not cover the order', async () => {
-      const res = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: '50.000' });
+      const res = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: v.huge });
       expect(res.statusCode, res.body).toBe(422);
-      expect(res.json<{ message: string }>().message).toMatch(v.exchange === 'binance' ? /^binance: Margin is insufficient\. \(-2019\)$/ : /^bybit: .*\(110007\)$/);
+      expect(res.json<{ message: string }>().message).toMatch(v.marginMessage);
     });
 
     it('401 without a token, 403 on a wrong key password, 404 on another user\'s key', async () => {
@@ -131,7 +141,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       const res = await call(user, 'POST', `${base()}/brackets`, {
         symbol: v.symbol,
         side: 'BUY',
-        qty: '0.020',
+        qty: v.qty2,
         entry: { type: 'MARKET' },
         stopLoss: { triggerPrice: stop },
         takeProfits: [
@@ -155,6 +165,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       const newStop = (Math.floor(last * 0.9 * 10) / 10).toFixed(1);
       const moved = await call(user, 'PATCH', `${base()}/orders/${encodeURIComponent(b.orders[1].id)}`, { triggerPrice: newStop });
       expect(moved.statusCode, moved.body).toBe(200);
+      expect(moved.json<Order>()).toMatchObject({ role: 'stop-loss', bracketId: b.bracketId, status: 'UNTRIGGERED' });
       const open = (await call(user, 'GET', `${base()}/orders?symbol=${v.symbol}`)).json<Order[]>();
       const stops = open.filter((o) => o.role === 'stop-loss');
       expect(stops).toHaveLength(1);
@@ -164,11 +175,11 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       for (let i = 0; i < 24 * 60; i++) {
         clock.advance(60_000);
         const p = (await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>();
-        if (p.length && Number(p[0].size) < 0.02) break;
+        if (!p.length || Number(p[0].size) < Number(v.qty2)) break;
       }
       const after = (await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>();
       expect(after).toHaveLength(1);
-      expect(Number(after[0].size)).toBe(0.01);
+      expect(Number(after[0].size)).toBe(Number(v.qty));
 
       // Close the rest, cancel what is left: flat, no open orders, every fill recorded.
       expect((await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' })).statusCode).toBe(201);
@@ -228,7 +239,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     it('ladders and execute-now are behind their flags (403 naming the flag)', async () => {
       await t.setFlag('FF_LADDER_ORDERS', false);
       const last = await lastPrice(v);
-      const body = { symbol: v.symbol, side: 'BUY', qty: '0.030', from: (Math.floor(last * 0.8 * 10) / 10).toFixed(1), to: (Math.floor(last * 0.7 * 10) / 10).toFixed(1), count: 3, distribution: 'linear' };
+      const body = { symbol: v.symbol, side: 'BUY', qty: v.qty3, from: (Math.floor(last * 0.8 * 10) / 10).toFixed(1), to: (Math.floor(last * 0.7 * 10) / 10).toFixed(1), count: 3, distribution: 'linear' };
       const off = await call(user, 'POST', `${base()}/ladders`, body);
       expect(off.statusCode).toBe(403);
       expect(off.json<{ message: string }>().message).toContain('FF_LADDER_ORDERS');
@@ -236,7 +247,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       const on = await call(user, 'POST', `${base()}/ladders`, body);
       expect(on.statusCode, on.body).toBe(201);
       const ladder = on.json<Order[]>();
-      expect(ladder.map((o) => Number(o.qty))).toEqual([0.01, 0.01, 0.01]);
+      expect(ladder.map((o) => Number(o.qty))).toEqual([1, 1, 1].map(() => Number(v.qty)));
       expect(Number(ladder[0].price)).toBeGreaterThan(Number(ladder[2].price));
       expect((await call(user, 'DELETE', `${base()}/orders?symbol=${v.symbol}`)).statusCode).toBe(200);
 
@@ -263,10 +274,10 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       const lev = await call(funded, 'PUT', `${fb}/leverage`, { symbol: v.symbol, leverage: 10 });
       expect(lev.statusCode).toBe(422);
       expect(lev.json<{ fields: Record<string, string> }>().fields).toHaveProperty('maxLeverage');
-      const big = await call(funded, 'POST', `${fb}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: '0.100' });
+      const big = await call(funded, 'POST', `${fb}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: v.big });
       expect(big.statusCode).toBe(422);
       expect(big.json<{ message: string; fields: Record<string, string> }>()).toMatchObject({ fields: { maxPositionNotional: expect.stringContaining('$1,000') } });
-      const eth = await call(funded, 'POST', `${fb}/orders`, { symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', qty: '0.010' });
+      const eth = await call(funded, 'POST', `${fb}/orders`, { symbol: 'ETHUSDT', side: 'BUY', type: 'MARKET', qty: v.eth });
       expect(eth.statusCode).toBe(422);
       expect(eth.json<{ fields: Record<string, string> }>().fields).toHaveProperty('allowedSymbols');
       // The admin acts for the funded user (same limits), at /v1/users/{userId}/trade/{apiKeyId}.
@@ -281,10 +292,14 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     });
 
     async function lastPrice(venue: Venue): Promise<number> {
-      const url = venue.exchange === 'binance' ? `/sim/binance/fapi/v1/ticker/24hr?symbol=${venue.symbol}` : `/sim/bybit/v5/market/tickers?category=linear&symbol=${venue.symbol}`;
+      const url = {
+        binance: `/sim/binance/fapi/v1/ticker/24hr?symbol=${venue.symbol}`,
+        bybit: `/sim/bybit/v5/market/tickers?category=linear&symbol=${venue.symbol}`,
+        okx: '/sim/okx/api/v5/market/ticker?instId=BTC-USDT-SWAP',
+      }[venue.exchange];
       const res = await t.app.inject({ method: 'GET', url });
-      const body = res.json<{ lastPrice?: string; result?: { list: Array<{ lastPrice: string }> } }>();
-      return Number(body.lastPrice ?? body.result?.list[0].lastPrice);
+      const body = res.json<{ lastPrice?: string; result?: { list: Array<{ lastPrice: string }> }; data?: Array<{ last: string }> }>();
+      return Number(body.lastPrice ?? body.result?.list[0].lastPrice ?? body.data?.[0].last);
     }
   });
 });

@@ -3,6 +3,7 @@ import type { SimExchange } from '../market/catalogue';
 import type { SimMarket } from '../market/market';
 import { binanceEngineOptions, registerBinanceVenue } from './binance';
 import { bybitEngineOptions, registerBybitVenue } from './bybit';
+import { okxEngineOptions, registerOkxVenue } from './okx';
 import type { PaperEngineOptions, Tape } from './engine';
 import { SimFaults, type FaultAnswers } from './faults';
 import { PaperRuntime } from './runtime';
@@ -16,6 +17,7 @@ import type { VenueRegistrar } from './venue';
 const VENUES: Partial<Record<SimExchange, { engine: (tape: Tape) => PaperEngineOptions; register: VenueRegistrar }>> = {
   binance: { engine: binanceEngineOptions, register: registerBinanceVenue },
   bybit: { engine: bybitEngineOptions, register: registerBybitVenue },
+  okx: { engine: okxEngineOptions, register: registerOkxVenue },
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson } from '../context';
 import type { SimPrivateOptions } from './index';
 import { hmacBase64, header, isSimKey, rawTarget, sameSignature, simAccountId, simKeyGrants, simPassphrase, simSecret } from './credentials';
@@ -6,35 +6,49 @@ import { hmacBase64, header, isSimKey, rawTarget, sameSignature, simAccountId, s
 /** OKX rejects a request whose timestamp is more than 30 s from its clock (okx.md §5). */
 const SKEW_MS = 30_000;
 
+export type OkxSigned = { ok: true; apiKey: string } | { ok: false; code: string; msg: string };
+
 /**
- * OKX v5 signed endpoints under `/sim/okx` (okx.md §5): headers `OK-ACCESS-KEY`,
- * `OK-ACCESS-TIMESTAMP` (ISO-8601 ms), `OK-ACCESS-PASSPHRASE`, `OK-ACCESS-SIGN` = BASE64
- * HMAC-SHA256(secret, timestamp + METHOD + requestPath with `?query` + body). Errors are OKX's
- * `{ code, msg, data: [] }` with HTTP 401 (50113 is fixtures/okx/error-invalid-signature.json).
+ * OKX v5's signed-request check (okx.md §5), shared by every signed sim endpoint (the paper venue's
+ * too): the four headers present (50103/50107/50104/50106), an ISO-8601 ms timestamp (50112) within
+ * 30 s of the server's clock (50102), a known key (50111), its passphrase (50105), and
+ * `OK-ACCESS-SIGN` = BASE64 HMAC-SHA256(secret, timestamp + METHOD + requestPath?query + body) (50113).
  */
-export function registerOkxPrivate(app: FastifyInstance, { seed, now }: SimPrivateOptions): void {
+export function verifyOkxSigned(req: FastifyRequest, body: string, { seed, now }: SimPrivateOptions): OkxSigned {
+  const apiKey = header(req.headers, 'ok-access-key');
+  const timestamp = header(req.headers, 'ok-access-timestamp');
+  const passphrase = header(req.headers, 'ok-access-passphrase');
+  const sign = header(req.headers, 'ok-access-sign');
+  if (!apiKey) return { ok: false, code: '50103', msg: 'Request header OK-ACCESS-KEY cannot be empty.' };
+  if (!timestamp) return { ok: false, code: '50107', msg: 'Request header OK-ACCESS-TIMESTAMP cannot be empty.' };
+  if (!passphrase) return { ok: false, code: '50104', msg: 'Request header OK-ACCESS-PASSPHRASE cannot be empty.' };
+  if (!sign) return { ok: false, code: '50106', msg: 'Request header OK-ACCESS-SIGN cannot be empty.' };
+  const t = Date.parse(timestamp);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(timestamp) || Number.isNaN(t)) return { ok: false, code: '50112', msg: 'Invalid OK-ACCESS-TIMESTAMP.' };
+  if (Math.abs(now() - t) > SKEW_MS) return { ok: false, code: '50102', msg: 'Timestamp request expired.' };
+  if (!isSimKey(apiKey)) return { ok: false, code: '50111', msg: 'Invalid OK-ACCESS-KEY.' };
+  if (!sameSignature(simPassphrase(seed, apiKey), passphrase)) return { ok: false, code: '50105', msg: 'OK-ACCESS-PASSPHRASE incorrect.' };
+  const url = req.url;
+  const { path, query } = rawTarget(url.slice(url.indexOf('/api/v5')));
+  const requestPath = query ? `${path}?${query}` : path;
+  if (!sameSignature(hmacBase64(simSecret(seed, apiKey), `${timestamp}${req.method.toUpperCase()}${requestPath}${body}`), sign)) {
+    return { ok: false, code: '50113', msg: 'Invalid signature.' };
+  }
+  return { ok: true, apiKey };
+}
+
+/**
+ * OKX v5 signed endpoints under `/sim/okx` (okx.md §5), checked by `verifyOkxSigned`. Errors are
+ * OKX's `{ code, msg, data: [] }` with HTTP 401 (50113 is fixtures/okx/error-invalid-signature.json).
+ */
+export function registerOkxPrivate(app: FastifyInstance, opts: SimPrivateOptions): void {
+  const { seed } = opts;
   const fail = (reply: FastifyReply, code: string, msg: string) => sendJson(reply, 401, { code, msg, data: [] });
 
   app.get('/api/v5/account/config', async (req, reply) => {
-    const apiKey = header(req.headers, 'ok-access-key');
-    const timestamp = header(req.headers, 'ok-access-timestamp');
-    const passphrase = header(req.headers, 'ok-access-passphrase');
-    const sign = header(req.headers, 'ok-access-sign');
-    if (!apiKey) return fail(reply, '50103', 'Request header OK-ACCESS-KEY cannot be empty.');
-    if (!timestamp) return fail(reply, '50107', 'Request header OK-ACCESS-TIMESTAMP cannot be empty.');
-    if (!passphrase) return fail(reply, '50104', 'Request header OK-ACCESS-PASSPHRASE cannot be empty.');
-    if (!sign) return fail(reply, '50106', 'Request header OK-ACCESS-SIGN cannot be empty.');
-    const t = Date.parse(timestamp);
-    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(timestamp) || Number.isNaN(t)) return fail(reply, '50112', 'Invalid OK-ACCESS-TIMESTAMP.');
-    if (Math.abs(now() - t) > SKEW_MS) return fail(reply, '50102', 'Timestamp request expired.');
-    if (!isSimKey(apiKey)) return fail(reply, '50111', 'Invalid OK-ACCESS-KEY.');
-    if (!sameSignature(simPassphrase(seed, apiKey), passphrase)) return fail(reply, '50105', 'OK-ACCESS-PASSPHRASE incorrect.');
-    const url = req.url;
-    const { path, query } = rawTarget(url.slice(url.indexOf('/api/v5')));
-    const requestPath = query ? `${path}?${query}` : path;
-    if (!sameSignature(hmacBase64(simSecret(seed, apiKey), `${timestamp}GET${requestPath}`), sign)) {
-      return fail(reply, '50113', 'Invalid signature.');
-    }
+    const check = verifyOkxSigned(req, '', opts);
+    if (!check.ok) return fail(reply, check.code, check.msg);
+    const { apiKey } = check;
     const grants = simKeyGrants(apiKey);
     const perm = ['read_only', ...(grants.trade ? ['trade'] : []), ...(grants.withdraw ? ['withdraw'] : [])].join(',');
     const uid = String(simAccountId(seed, apiKey));

@@ -1,0 +1,77 @@
+/**
+ * OKX's private WebSocket on the paper exchange: login as the docs sign it (a wrong one is 60009),
+ * then `orders` (with the fill fields), `positions` and `account` after a market order; demo sockets
+ * (x-simulated-trading) see only the demo account.
+ */
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSim, type SimServer } from '../../testing';
+import { okxClient, okxWsLogin } from './testing';
+
+let sim: SimServer;
+beforeAll(async () => {
+  sim = await startSim({ pushIntervalMs: 20 });
+});
+afterAll(() => sim.close());
+
+type Msg = Record<string, unknown>;
+async function open(path: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; messages: Msg[]; next: (pred: (m: Msg) => boolean, ms?: number) => Promise<Msg> }> {
+  const ws = new WebSocket(`${sim.ws}${path}`, { headers });
+  const messages: Msg[] = [];
+  ws.on('message', (d) => {
+    const t = String(d);
+    messages.push(t === 'pong' ? { pong: true } : (JSON.parse(t) as Msg));
+  });
+  await new Promise((r, j) => {
+    ws.once('open', r);
+    ws.once('error', j);
+  });
+  const next = async (pred: (m: Msg) => boolean, ms = 3_000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const m = messages.find(pred);
+      if (m) return m;
+      if (Date.now() > end) throw new Error(`timed out: ${JSON.stringify(messages.slice(-4))}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { ws, messages, next };
+}
+
+describe('okx private stream', () => {
+  it('refuses a wrong login (60009), answers ping with pong', async () => {
+    const c = okxClient(sim.app, 'sim-okx-bad', { seed: 'crypto-terminal', now: Date.now });
+    const s = await open('/sim/okx/ws/v5/private');
+    s.ws.send('ping');
+    await s.next((m) => m.pong === true);
+    s.ws.send(JSON.stringify(okxWsLogin({ ...c, secret: 'wrong' }, Date.now())));
+    expect(await s.next((m) => m.event === 'error')).toMatchObject({ code: '60009', msg: 'Login failed.' });
+    s.ws.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'orders', instType: 'SWAP' }] }));
+    expect(await s.next((m) => m.event === 'error' && m.code === '60011')).toMatchObject({ msg: 'Please log in.' });
+    s.ws.close();
+  });
+
+  it('orders (with fill fields), positions and account after a market buy; the demo socket stays quiet', async () => {
+    const c = okxClient(sim.app, 'sim-okx-stream', { seed: 'crypto-terminal', now: Date.now });
+    const s = await open('/sim/okx/ws/v5/private');
+    const demo = await open('/sim/okx/ws/v5/private', { 'x-simulated-trading': '1' });
+    for (const x of [s, demo]) {
+      x.ws.send(JSON.stringify(okxWsLogin(c, Date.now())));
+      expect(await x.next((m) => m.event === 'login')).toMatchObject({ code: '0' });
+      x.ws.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'orders', instType: 'SWAP' }, { channel: 'positions', instType: 'SWAP' }, { channel: 'account' }] }));
+      await x.next((m) => m.event === 'subscribe' && (m.arg as Msg).channel === 'account');
+    }
+    const r = await c.call('POST', '/api/v5/trade/order', { instId: 'BTC-USDT-SWAP', tdMode: 'cross', side: 'buy', ordType: 'market', sz: '3', clOrdId: 'ws1' });
+    expect(r.body.code).toBe('0');
+    const filled = await s.next((m) => (m.arg as Msg | undefined)?.channel === 'orders' && Array.isArray(m.data) && (m.data as Msg[]).some((o) => o.state === 'filled'));
+    expect((filled.data as Msg[]).find((o) => o.state === 'filled')).toMatchObject({ clOrdId: 'ws1', fillSz: '3', accFillSz: '3', side: 'buy', instId: 'BTC-USDT-SWAP' });
+    const pos = await s.next((m) => (m.arg as Msg | undefined)?.channel === 'positions' && Array.isArray(m.data));
+    expect((pos.data as Msg[])[0]).toMatchObject({ instId: 'BTC-USDT-SWAP', pos: '3' });
+    const acc = await s.next((m) => (m.arg as Msg | undefined)?.channel === 'account' && Array.isArray(m.data));
+    expect(((acc.data as Msg[])[0].details as Msg[]).some((d) => d.ccy === 'USDT')).toBe(true);
+    await new Promise((res) => setTimeout(res, 100));
+    expect(demo.messages.filter((m) => m.arg && m.data)).toEqual([]);
+    s.ws.close();
+    demo.ws.close();
+  });
+});

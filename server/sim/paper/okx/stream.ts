@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SimConnection } from '../../hub';
+import { header, hmacBase64, isSimKey, sameSignature, simPassphrase, simSecret } from '../../private/credentials';
+import { accountId, fixed, type AccountKey, type EngineEvent, type PaperEngine } from '../engine';
+import type { VenueContext } from '../venue';
+import { usdOf } from './account';
+import { balanceJson, orderJson, positionJson } from './format';
+
+const CHANNELS = ['orders', 'positions', 'account'] as const;
+type Channel = (typeof CHANNELS)[number];
+
+interface Sub {
+  channel: Channel;
+  arg: Record<string, string>;
+}
+
+interface PrivateConnection {
+  conn: SimConnection;
+  network: 'MAINNET' | 'TESTNET';
+  account: AccountKey | null;
+  subs: Sub[];
+  queue: unknown[];
+}
+
+/** Engine events → pushes per channel (`orders` carries fill fields on a fill; positions and account snapshots). */
+function pushesFor(engine: PaperEngine, id: string, events: EngineEvent[]): Record<Channel, unknown[]> {
+  const out: Record<Channel, unknown[]> = { orders: [], positions: [], account: [] };
+  let account = false;
+  for (const ev of events) {
+    if (ev.type === 'account') {
+      if (ev.reason === 'reset') continue;
+      for (const p of ev.positions) {
+        const spec = engine.instrument(p.symbol);
+        if (spec) out.positions.push(positionJson(spec, p, engine.lastPrice(p.symbol, ev.time) ?? p.markPrice));
+      }
+      account = true;
+      continue;
+    }
+    const spec = engine.instrument(ev.order.symbol);
+    // A waiting algo is not an order: it reaches `orders` once it fires.
+    if (!spec || (ev.order.trigger !== null && ev.order.triggeredAt === null)) continue;
+    out.orders.push(orderJson(spec, ev.order, { fill: ev.fill, tdMode: ev.order.meta.tdMode }));
+  }
+  if (account && engine.has(id)) {
+    const at = events[events.length - 1]?.time ?? 0;
+    out.account.push(balanceJson(engine.balances(id).filter((b) => fixed(b.wallet) !== 0n), (c) => usdOf(engine, c, at), at));
+  }
+  return out;
+}
+
+/**
+ * OKX's private WebSocket `/ws/v5/private` (okx.md §2): `login` with Base64 HMAC(timestamp-in-seconds
+ * + "GET/users/self/verify"), valid 30 s; channels `orders` (instType SWAP / ANY, optional instId),
+ * `positions`, `account`; raw `ping` → `pong`. Demo (TESTNET) is `/sim/testnet/okx`, or the header
+ * `x-simulated-trading: 1` on the upgrade (the demo host wspap.okx.com in real life).
+ */
+export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueContext): void {
+  const { runtime, hub } = venue;
+  const engine = runtime.engine;
+  const conns = new Set<PrivateConnection>();
+
+  const unsubscribe = runtime.subscribe((account, events) => {
+    const id = accountId(account);
+    const targets = [...conns].filter((c) => c.account && accountId(c.account) === id && c.subs.length);
+    if (!targets.length) return;
+    const pushes = pushesFor(engine, id, events);
+    for (const c of targets) {
+      for (const sub of c.subs) {
+        const data = (pushes[sub.channel] as Array<Record<string, unknown>>).filter((d) => sub.arg.instId === undefined || d.instId === undefined || d.instId === sub.arg.instId);
+        if (data.length) c.queue.push({ arg: sub.arg, data });
+      }
+      hub.pollNow(c.conn);
+    }
+  });
+  app.addHook('onClose', async () => unsubscribe());
+
+  app.get('/ws/v5/private', { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
+    const conn = new SimConnection('okx', socket, (_t, f) => f, 'private');
+    const connId = randomBytes(4).toString('hex');
+    const network = venue.network === 'TESTNET' || header(req.headers, 'x-simulated-trading') === '1' ? 'TESTNET' : 'MAINNET';
+    const pc: PrivateConnection = { conn, network, account: null, subs: [], queue: [] };
+    conn.subs.set('private', { poll: () => pc.queue.splice(0) });
+    conns.add(pc);
+    socket.on('close', () => conns.delete(pc));
+    hub.add(conn);
+    if (venue.faults.get('okx').dropPrivateSockets) {
+      hub.drop('okx', 'private');
+      return;
+    }
+    const error = (code: string, msg: string) => conn.send({ event: 'error', code, msg, connId });
+    socket.on('message', (raw) => {
+      const text = raw.toString();
+      if (text === 'ping') return conn.send('pong');
+      let msg: { op?: unknown; args?: unknown; id?: unknown };
+      try {
+        msg = JSON.parse(text) as typeof msg;
+      } catch {
+        return error('60012', `Invalid request: ${text.slice(0, 100)}`);
+      }
+      const args = Array.isArray(msg.args) ? (msg.args as Array<Record<string, unknown>>) : [];
+      if (msg.op === 'login') {
+        const a = args[0] ?? {};
+        const { apiKey, passphrase, timestamp, sign } = a as Record<string, string>;
+        if (typeof apiKey !== 'string' || typeof timestamp !== 'string' || typeof sign !== 'string' || !/^\d{10}$/.test(timestamp)) return error('60009', 'Login failed.');
+        if (Math.abs(runtime.now() / 1000 - Number(timestamp)) > 30) return error('60006', 'Timestamp request expired.');
+        if (!isSimKey(apiKey) || !sameSignature(simPassphrase(venue.seed, apiKey), String(passphrase ?? '')) || !sameSignature(hmacBase64(simSecret(venue.seed, apiKey), `${timestamp}GET/users/self/verify`), sign)) {
+          return error('60009', 'Login failed.');
+        }
+        pc.account = { apiKey, exchange: 'okx', network: pc.network };
+        return conn.send({ event: 'login', code: '0', msg: '', connId });
+      }
+      if (msg.op === 'subscribe' || msg.op === 'unsubscribe') {
+        if (!pc.account) return error('60011', 'Please log in.');
+        for (const a of args) {
+          const channel = a.channel;
+          if (typeof channel !== 'string' || !(CHANNELS as readonly string[]).includes(channel)) return error('60018', `Wrong URL or channel:${String(channel)}, instId or instType error.`);
+          const arg: Record<string, string> = { channel };
+          for (const k of ['instType', 'instId', 'ccy']) if (typeof a[k] === 'string') arg[k] = a[k] as string;
+          if (msg.op === 'subscribe') {
+            pc.subs.push({ channel: channel as Channel, arg });
+            conn.send({ event: 'subscribe', arg, connId });
+          } else {
+            pc.subs = pc.subs.filter((s) => JSON.stringify(s.arg) !== JSON.stringify(arg));
+            conn.send({ event: 'unsubscribe', arg, connId });
+          }
+        }
+        return;
+      }
+      return error('60012', `Invalid request: ${text.slice(0, 100)}`);
+    });
+  });
+}
