@@ -208,7 +208,7 @@ export class BitmexTrading implements TradingConnector {
     const row = rows[0];
     if (!row) throw new TradeRefusedError('bitmex', '404', 'Not Found', undefined, 404);
     // A per-element error (unknown or already closed order) arrives with HTTP 200.
-    if (typeof row.error === 'string' && row.error) throw new TradeRefusedError('bitmex', '400', row.error, undefined, /not found|Invalid orderID/i.test(row.error) ? 404 : 422);
+    if (typeof row.error === 'string' && row.error) throw new TradeRefusedError('bitmex', '400', row.error, undefined, /not found|Invalid orderID|existing state/i.test(row.error) ? 404 : 422);
     return this.mapOrder(row);
   }
 

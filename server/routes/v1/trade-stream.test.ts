@@ -83,8 +83,10 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
     return c;
   };
   /** 0.01 BTC in each exchange's order unit (OKX: contracts of 0.01 BTC). */
-  const QTY: Record<string, string> = { binance: '0.010', bybit: '0.010', okx: '1' };
-  const order = (key: ApiKey, symbol = 'BTCUSDT', side = 'BUY') =>
+  const QTY: Record<string, string> = { binance: '0.010', bybit: '0.010', okx: '1', bitmex: '100' };
+  const SYMBOL: Record<string, string> = { binance: 'BTCUSDT', bybit: 'BTCUSDT', okx: 'BTCUSDT', bitmex: 'XBTUSD' };
+  const CURRENCY: Record<string, string> = { binance: 'USDT', bybit: 'USDT', okx: 'USDT', bitmex: 'XBT' };
+  const order = (key: ApiKey, symbol = SYMBOL[key.exchange], side = 'BUY') =>
     t.client.post(`/v1/trade/${key.id}/orders`, { symbol, side, type: 'MARKET', qty: QTY[key.exchange] }, { token: user.accessToken, headers: { 'x-key-password': KEY_PASSWORD } });
 
   it('refuses a subscription before auth (4401) and a wrong key password (error, stream stays open)', async () => {
@@ -101,7 +103,7 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
     s.socket.close();
   });
 
-  describe.each(['binance', 'bybit', 'okx'] as const)('%s', (exchange) => {
+  describe.each(['binance', 'bybit', 'okx', 'bitmex'] as const)('%s', (exchange) => {
     it('connects, snapshots, and delivers a fill in under 500 ms; two tabs share one exchange connection', async () => {
       const key = await addKey(user, exchange);
       const a = await connect(user);
@@ -110,7 +112,7 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
       b.send({ op: 'subscribe', apiKeyId: key.id, keyPassword: KEY_PASSWORD });
       await a.next(is('status', (m) => m.state === 'connected' && m.apiKeyId === key.id));
       const first = await a.next(is('snapshot'));
-      expect(first).toMatchObject({ orders: [], positions: [], balance: { currency: 'USDT' } });
+      expect(first).toMatchObject({ orders: [], positions: [], balance: { currency: CURRENCY[exchange] } });
       await b.next(is('snapshot'));
 
       const from = a.messages.length;
@@ -118,9 +120,9 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
       expect((await order(key)).statusCode).toBe(201);
       const fill = await a.next(is('fill'), 2_000, from);
       expect(Date.now() - sent).toBeLessThan(500 + 300); // the REST call itself is inside the window
-      expect(fill.fill).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY' });
+      expect(fill.fill).toMatchObject({ symbol: SYMBOL[exchange], side: 'BUY' });
       const snap = await a.next(is('snapshot', (m) => m.positions.length === 1), 2_000, from);
-      expect(snap.positions[0]).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY' });
+      expect(snap.positions[0]).toMatchObject({ symbol: SYMBOL[exchange], side: 'BUY' });
       await b.next(is('fill'), 2_000);
       a.socket.close();
       b.socket.close();
@@ -140,7 +142,7 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
       await t.client.delete(`/sim/_control/faults?exchange=${exchange}`, { token: admin.accessToken });
       await s.next(is('status', (m) => m.state === 'connected'), 5_000, from);
       const snap = await s.next(is('snapshot', (m) => m.positions.length === 1), 5_000, from);
-      expect(snap.positions[0].symbol).toBe('BTCUSDT');
+      expect(snap.positions[0].symbol).toBe(SYMBOL[exchange]);
       s.socket.close();
     });
   });

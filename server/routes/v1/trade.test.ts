@@ -17,9 +17,9 @@ const SEED = 'trade-routes';
 const T0 = Date.UTC(2026, 5, 1, 12, 0, 0);
 const UUID0 = '00000000-0000-4000-8000-000000000000';
 
-/** Sizes are in each exchange's order unit: BTC on Binance and Bybit, contracts of 0.01 BTC on OKX. */
+/** Sizes are in each exchange's order unit: BTC on Binance and Bybit, contracts of 0.01 BTC on OKX, USD on BitMEX XBTUSD. */
 interface Venue {
-  exchange: 'binance' | 'bybit' | 'okx';
+  exchange: 'binance' | 'bybit' | 'okx' | 'bitmex';
   symbol: string;
   /** 0.01 BTC, 0.02, 0.03, 0.1, 50 BTC; a size below the minimum; 0.1 ETH. */
   qty: string;
@@ -30,12 +30,42 @@ interface Venue {
   tooSmall: string;
   eth: string;
   marginMessage: RegExp;
+  /** Price tick, settle currency and starting balance, category, USD notional of a fill. */
+  tick: number;
+  currency: string;
+  start: number;
+  category: 'linear' | 'inverse';
+  notional: (price: number, qty: number) => number;
 }
+const linearBtc = { tick: 0.1, currency: 'USDT', start: 10_000, category: 'linear' as const, notional: (price: number, qty: number) => price * qty };
 const VENUES: Venue[] = [
-  { exchange: 'binance', symbol: 'BTCUSDT', qty: '0.010', qty2: '0.020', qty3: '0.030', big: '0.100', huge: '50.000', tooSmall: '0.0001', eth: '0.100', marginMessage: /^binance: Margin is insufficient\. \(-2019\)$/ },
-  { exchange: 'bybit', symbol: 'BTCUSDT', qty: '0.010', qty2: '0.020', qty3: '0.030', big: '0.100', huge: '50.000', tooSmall: '0.0001', eth: '0.10', marginMessage: /^bybit: Available balance is insufficient \(110007\)$/ },
-  { exchange: 'okx', symbol: 'BTCUSDT', qty: '1', qty2: '2', qty3: '3', big: '10', huge: '5000', tooSmall: '0.001', eth: '1', marginMessage: /^okx: Order failed\. Insufficient USDT margin in account \(51008\)$/ },
+  { exchange: 'binance', symbol: 'BTCUSDT', qty: '0.010', qty2: '0.020', qty3: '0.030', big: '0.100', huge: '50.000', tooSmall: '0.0001', eth: '0.100', marginMessage: /^binance: Margin is insufficient\. \(-2019\)$/, ...linearBtc },
+  { exchange: 'bybit', symbol: 'BTCUSDT', qty: '0.010', qty2: '0.020', qty3: '0.030', big: '0.100', huge: '50.000', tooSmall: '0.0001', eth: '0.10', marginMessage: /^bybit: Available balance is insufficient \(110007\)$/, ...linearBtc },
+  { exchange: 'okx', symbol: 'BTCUSDT', qty: '1', qty2: '2', qty3: '3', big: '10', huge: '5000', tooSmall: '0.001', eth: '1', marginMessage: /^okx: Order failed\. Insufficient USDT margin in account \(51008\)$/, ...linearBtc, notional: (price, qty) => price * qty * 0.01 },
+  {
+    exchange: 'bitmex',
+    symbol: 'XBTUSD',
+    qty: '100',
+    qty2: '200',
+    qty3: '300',
+    big: '2000',
+    huge: '10000000',
+    tooSmall: '50',
+    eth: '1000',
+    marginMessage: /^BitMEX: Account has insufficient Available Balance \(400\)$/,
+    tick: 0.5,
+    currency: 'XBT',
+    start: 1,
+    category: 'inverse',
+    notional: (_price, qty) => qty,
+  },
 ];
+
+/** A price on the instrument's tick, rounded down or up, as the decimal string the API takes. */
+function onTick(x: number, tick: number, dir: 'floor' | 'ceil'): string {
+  const n = Math[dir](x / tick) * tick;
+  return n.toFixed(tick < 1 ? String(tick).split('.')[1].length : 0);
+}
 
 describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
   let t: TestApp;
@@ -67,37 +97,37 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       key = await addKey(user, v.exchange);
     });
 
-    it('answers the balance of a fresh paper account: 10,000 USDT', async () => {
+    it('answers the balance of a fresh paper account: 10,000 USDT (linear) or 1 XBT (BitMEX)', async () => {
       const res = await call(user, 'GET', `${base()}/balance`);
       expect(res.statusCode, res.body).toBe(200);
       const b = res.json<Balance>();
-      expect(b.currency).toBe('USDT');
-      expect(Number(b.total)).toBe(10_000);
-      expect(Number(b.available)).toBe(10_000);
+      expect(b.currency).toBe(v.currency);
+      expect(Number(b.total)).toBe(v.start);
+      expect(Number(b.available)).toBe(v.start);
     });
 
     it('places a market order, shows the position and records its fill once', async () => {
       const res = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: v.qty });
       expect(res.statusCode, res.body).toBe(201);
       const order = res.json<Order>();
-      expect(order).toMatchObject({ exchange: v.exchange, symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', status: 'FILLED', filledQty: order.qty });
+      expect(order).toMatchObject({ exchange: v.exchange, symbol: v.symbol, side: 'BUY', type: 'MARKET', status: 'FILLED', filledQty: order.qty });
       expect(Number(order.qty)).toBe(Number(v.qty));
 
       const positions = (await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>();
       expect(positions).toHaveLength(1);
-      expect(positions[0]).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', marginMode: 'CROSS', category: 'linear' });
+      expect(positions[0]).toMatchObject({ symbol: v.symbol, side: 'BUY', marginMode: 'CROSS', category: v.category });
       expect(Number(positions[0].size)).toBe(Number(v.qty));
 
       const f = await call(user, 'GET', `${base()}/fills?symbol=${v.symbol}`);
       expect(f.statusCode).toBe(200);
       const page = f.json<{ data: Fill[] }>();
       expect(page.data.length).toBeGreaterThanOrEqual(1);
-      expect(page.data[0]).toMatchObject({ side: 'BUY', symbol: 'BTCUSDT' });
+      expect(page.data[0]).toMatchObject({ side: 'BUY', symbol: v.symbol });
       // Read twice, recorded once (the order route already recorded it in the background).
       await call(user, 'GET', `${base()}/fills?symbol=${v.symbol}`);
       const rows = await t.db.select().from(fills).where(and(eq(fills.userId, user.id), eq(fills.exchange, v.exchange)));
       expect(rows).toHaveLength(1);
-      expect(rows[0].notionalUsd).toBeCloseTo(Number(page.data[0].price) * Number(v.qty) * (v.exchange === 'okx' ? 0.01 : 1), 6);
+      expect(rows[0].notionalUsd).toBeCloseTo(v.notional(Number(page.data[0].price), Number(v.qty)), 6);
 
       const close = await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
       expect(close.statusCode, close.body).toBe(201);
@@ -135,9 +165,9 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
 
     it('a bracket: the entry fills, stop and targets rest; the stop moves; the first target fills; the rest closes', async () => {
       const last = Number((await call(user, 'GET', `${base()}/balance`)).statusCode === 200 ? await lastPrice(v) : 0);
-      const stop = (Math.floor(last * 0.8 * 10) / 10).toFixed(1);
-      const tp1 = (Math.ceil(last * 1.0005 * 10) / 10).toFixed(1);
-      const tp2 = (Math.ceil(last * 1.3 * 10) / 10).toFixed(1);
+      const stop = onTick(last * 0.8, v.tick, 'floor');
+      const tp1 = onTick(last * 1.0005, v.tick, 'ceil');
+      const tp2 = onTick(last * 1.3, v.tick, 'ceil');
       const res = await call(user, 'POST', `${base()}/brackets`, {
         symbol: v.symbol,
         side: 'BUY',
@@ -162,7 +192,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       expect(b.orders.slice(1).map((o) => o.status)).toEqual(['UNTRIGGERED', 'UNTRIGGERED', 'UNTRIGGERED']);
 
       // Move the stop up: the open orders show it at the new trigger, still the bracket's stop-loss.
-      const newStop = (Math.floor(last * 0.9 * 10) / 10).toFixed(1);
+      const newStop = onTick(last * 0.9, v.tick, 'floor');
       const moved = await call(user, 'PATCH', `${base()}/orders/${encodeURIComponent(b.orders[1].id)}`, { triggerPrice: newStop });
       expect(moved.statusCode, moved.body).toBe(200);
       expect(moved.json<Order>()).toMatchObject({ role: 'stop-loss', bracketId: b.bracketId, status: 'UNTRIGGERED' });
@@ -198,8 +228,8 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
         side: 'BUY',
         qty: v.qty,
         entry: { type: 'MARKET' },
-        stopLoss: { triggerPrice: (Math.ceil(last * 1.1 * 10) / 10).toFixed(1) },
-        takeProfits: [{ price: (Math.ceil(last * 1.2 * 10) / 10).toFixed(1), qtyPercent: 100 }],
+        stopLoss: { triggerPrice: onTick(last * 1.1, v.tick, 'ceil') },
+        takeProfits: [{ price: onTick(last * 1.2, v.tick, 'ceil'), qtyPercent: 100 }],
       });
       expect(res.statusCode).toBe(400);
       expect(res.json<{ fields: Record<string, string> }>().fields).toHaveProperty(['stopLoss.triggerPrice']);
@@ -208,12 +238,12 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
 
     it('a limit order rests, is amended, then cancelled; an unknown order is 404', async () => {
       const last = await lastPrice(v);
-      const price = (Math.floor(last * 0.7 * 10) / 10).toFixed(1);
+      const price = onTick(last * 0.7, v.tick, 'floor');
       const placed = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'LIMIT', qty: v.qty, price, clientOrderId: `lim${v.exchange}${driver}` });
       expect(placed.statusCode, placed.body).toBe(201);
       const o = placed.json<Order>();
       expect(o).toMatchObject({ status: 'NEW', type: 'LIMIT', clientOrderId: `lim${v.exchange}${driver}` });
-      const lower = (Math.floor(last * 0.6 * 10) / 10).toFixed(1);
+      const lower = onTick(last * 0.6, v.tick, 'floor');
       const amended = await call(user, 'PATCH', `${base()}/orders/${encodeURIComponent(o.id)}`, { price: lower });
       expect(amended.statusCode, amended.body).toBe(200);
       expect(Number(amended.json<Order>().price)).toBe(Number(lower));
@@ -239,7 +269,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     it('ladders and execute-now are behind their flags (403 naming the flag)', async () => {
       await t.setFlag('FF_LADDER_ORDERS', false);
       const last = await lastPrice(v);
-      const body = { symbol: v.symbol, side: 'BUY', qty: v.qty3, from: (Math.floor(last * 0.8 * 10) / 10).toFixed(1), to: (Math.floor(last * 0.7 * 10) / 10).toFixed(1), count: 3, distribution: 'linear' };
+      const body = { symbol: v.symbol, side: 'BUY', qty: v.qty3, from: onTick(last * 0.8, v.tick, 'floor'), to: onTick(last * 0.7, v.tick, 'floor'), count: 3, distribution: 'linear' };
       const off = await call(user, 'POST', `${base()}/ladders`, body);
       expect(off.statusCode).toBe(403);
       expect(off.json<{ message: string }>().message).toContain('FF_LADDER_ORDERS');
@@ -251,7 +281,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       expect(Number(ladder[0].price)).toBeGreaterThan(Number(ladder[2].price));
       expect((await call(user, 'DELETE', `${base()}/orders?symbol=${v.symbol}`)).statusCode).toBe(200);
 
-      const stopAt = (Math.ceil(last * 1.2 * 10) / 10).toFixed(1);
+      const stopAt = onTick(last * 1.2, v.tick, 'ceil');
       const cond = (await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'STOP_MARKET', qty: v.qty, triggerPrice: stopAt })).json<Order>();
       expect(cond.status).toBe('UNTRIGGERED');
       await t.setFlag('FF_ENABLE_EXECUTE_NON_TRIGGERED', false);
@@ -268,7 +298,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       const funded = await t.signInAs('user');
       const fkey = await addKey(funded, v.exchange);
       expect((await t.client.post('/v1/users/funded', { userId: funded.id }, { token: admin.accessToken })).statusCode).toBe(201);
-      const patch = await t.client.patch('/v1/users/settings/trade', { userId: funded.id, maxLeverage: 3, maxPositionNotional: 1000, allowedSymbols: ['BTCUSDT'] }, { token: admin.accessToken });
+      const patch = await t.client.patch('/v1/users/settings/trade', { userId: funded.id, maxLeverage: 3, maxPositionNotional: 1000, allowedSymbols: [v.symbol] }, { token: admin.accessToken });
       expect(patch.statusCode, patch.body).toBe(200);
       const fb = `/v1/trade/${fkey.id}`;
       const lev = await call(funded, 'PUT', `${fb}/leverage`, { symbol: v.symbol, leverage: 10 });
@@ -296,9 +326,11 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
         binance: `/sim/binance/fapi/v1/ticker/24hr?symbol=${venue.symbol}`,
         bybit: `/sim/bybit/v5/market/tickers?category=linear&symbol=${venue.symbol}`,
         okx: '/sim/okx/api/v5/market/ticker?instId=BTC-USDT-SWAP',
+        bitmex: '/sim/bitmex/api/v1/instrument?symbol=XBTUSD',
       }[venue.exchange];
       const res = await t.app.inject({ method: 'GET', url });
-      const body = res.json<{ lastPrice?: string; result?: { list: Array<{ lastPrice: string }> }; data?: Array<{ last: string }> }>();
+      const body = res.json<{ lastPrice?: string; result?: { list: Array<{ lastPrice: string }> }; data?: Array<{ last: string }> } | Array<{ lastPrice: number }>>();
+      if (Array.isArray(body)) return body[0].lastPrice;
       return Number(body.lastPrice ?? body.result?.list[0].lastPrice ?? body.data?.[0].last);
     }
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { queryOf, type SimContext } from '../context';
-import { SimConnection, type StreamSub } from '../hub';
+import { SimConnection, type SimHub, type StreamSub } from '../hub';
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { topOfBook } from '../market/derivs';
 import { LiveBarTracker, TradeTracker } from '../market/live';
@@ -140,10 +140,25 @@ interface Request {
   args?: unknown;
 }
 
-/** BitMEX realtime: `/sim/bitmex/realtime` (bitmex.md §2). */
+/**
+ * The private half of BitMEX's one socket (the paper exchange's venue plugs it in): `authKeyExpires`
+ * and the private topics. `handle` answers an op it owns and returns the topics it leaves to the
+ * public handler (all of them when it owns none).
+ */
+export interface BitmexPrivateWs {
+  handle(conn: SimConnection, op: string, args: unknown[], request: unknown): string[] | null;
+}
+const PRIVATE_WS = new WeakMap<SimHub, Partial<Record<'MAINNET' | 'TESTNET', BitmexPrivateWs>>>();
+
+export function setBitmexPrivateWs(hub: SimHub, network: 'MAINNET' | 'TESTNET', ext: BitmexPrivateWs): void {
+  PRIVATE_WS.set(hub, { ...PRIVATE_WS.get(hub), [network]: ext });
+}
+
+/** BitMEX realtime: `/sim/bitmex/realtime` (bitmex.md §2), private topics after `authKeyExpires` when the paper venue is mounted. */
 export function registerBitmexWs(app: FastifyInstance, { market, hub }: SimContext): void {
   app.get('/realtime', { websocket: true }, (socket: WebSocket, req) => {
     const conn = new SimConnection('bitmex', socket);
+    const network = req.url.includes('/testnet/') ? 'TESTNET' : 'MAINNET';
     hub.add(conn);
     conn.send({
       info: 'Welcome to the BitMEX Realtime API.',
@@ -187,7 +202,11 @@ export function registerBitmexWs(app: FastifyInstance, { market, hub }: SimConte
         conn.send({ status: 400, error: 'Unable to parse request.', meta: {}, request: text });
         return;
       }
-      const args = (Array.isArray(req.args) ? req.args : [req.args]).filter((a): a is string => typeof a === 'string');
+      const ext = PRIVATE_WS.get(hub)?.[network];
+      const rawArgs = Array.isArray(req.args) ? (req.args as unknown[]) : [req.args];
+      const left = ext && typeof req.op === 'string' ? ext.handle(conn, req.op, rawArgs, req) : null;
+      if (left !== null && left.length === 0) return;
+      const args = (left ?? rawArgs).filter((a): a is string => typeof a === 'string');
       if (req.op === 'subscribe') subscribe(args, req);
       else if (req.op === 'unsubscribe') {
         for (const topic of args) {

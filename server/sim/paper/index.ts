@@ -2,6 +2,7 @@ import { openDatabase, type DatabaseHandle, type Db } from '../../db/client';
 import type { SimExchange } from '../market/catalogue';
 import type { SimMarket } from '../market/market';
 import { binanceEngineOptions, registerBinanceVenue } from './binance';
+import { bitmexEngineOptions, registerBitmexVenue } from './bitmex';
 import { bybitEngineOptions, registerBybitVenue } from './bybit';
 import { okxEngineOptions, registerOkxVenue } from './okx';
 import type { PaperEngineOptions, Tape } from './engine';
@@ -18,6 +19,7 @@ const VENUES: Partial<Record<SimExchange, { engine: (tape: Tape) => PaperEngineO
   binance: { engine: binanceEngineOptions, register: registerBinanceVenue },
   bybit: { engine: bybitEngineOptions, register: registerBybitVenue },
   okx: { engine: okxEngineOptions, register: registerOkxVenue },
+  bitmex: { engine: bitmexEngineOptions, register: registerBitmexVenue },
 };
 
 /**

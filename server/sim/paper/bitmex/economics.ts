@@ -1,0 +1,68 @@
+import { findInstrument, instrumentsOf } from '../../market/catalogue';
+import { numberToDecimal, type Bracket, type InstrumentSpec, type PaperEngineOptions, type Tape } from '../engine';
+
+/**
+ * BitMEX paper economics (paper-economics.md §3): the 2023-01-17 base tier, maker +0.02 % / taker
+ * 0.075 % (inverse XBTUSD: value = contracts ÷ price in XBT; linear XBTUSDT etc. in USDT), one-way
+ * positions, default leverage 10 (cross, as BitMEX opens them). Risk: XBTUSD maintenance 0.35 % up
+ * to 200 XBT, then +0.35 % per 150 XBT step (one step modelled, derived); linear 0.5 % up to
+ * 1,000,000 USDT. The engine keeps XBT and USDT as coins; the wire prints XBt (1e-8) and USDt (1e-6).
+ */
+export const BITMEX_MAKER_RATE = '0.0002';
+export const BITMEX_TAKER_RATE = '0.00075';
+export const BITMEX_DEFAULT_LEVERAGE = 10;
+/** The engine's settle currencies are the catalogue's `XBt` / `USDt`, held in whole coins. */
+export const BITMEX_STARTING_BALANCES: Record<string, string> = { XBt: '1', USDt: '10000' };
+/** Minor units per coin on the wire. */
+export const MINOR_SCALE: Record<string, number> = { XBt: 8, USDt: 6 };
+
+const INVERSE_TIERS: Bracket[] = [
+  { cap: '200', maintenanceRate: '0.0035', deduction: '0', maxLeverage: 100 },
+  { cap: null, maintenanceRate: '0.007', deduction: '0.7', maxLeverage: 74 },
+];
+const LINEAR_TIERS: Bracket[] = [
+  { cap: '1000000', maintenanceRate: '0.005', deduction: '0', maxLeverage: 100 },
+  { cap: null, maintenanceRate: '0.01', deduction: '5000', maxLeverage: 50 },
+];
+
+export function bitmexTiers(symbol: string): Bracket[] | undefined {
+  const inst = findInstrument('bitmex', symbol);
+  if (!inst) return undefined;
+  return (inst.category === 'inverse' ? INVERSE_TIERS : LINEAR_TIERS).map((b) => ({ ...b, maxLeverage: Math.min(b.maxLeverage, inst.maxLeverage) }));
+}
+
+/** Symbols are case-insensitive on BitMEX (bitmex.md §0): XBTUSD, xbtusd. */
+export function bitmexInstrument(symbol: string): InstrumentSpec | undefined {
+  const inst = findInstrument('bitmex', symbol);
+  if (!inst) return undefined;
+  return {
+    symbol: inst.symbol,
+    category: inst.category,
+    settle: inst.settle,
+    tickSize: inst.tickSize,
+    qtyStep: inst.qtyStep,
+    minQty: inst.minQty,
+    maxQty: inst.maxQty,
+    maxMarketQty: inst.maxMarketQty,
+    contractSize: numberToDecimal(inst.contractSize),
+    maxLeverage: inst.maxLeverage,
+  };
+}
+
+export const bitmexSymbols = (): string[] => instrumentsOf('bitmex').map((i) => i.symbol);
+
+export function bitmexEngineOptions(tape: Tape): PaperEngineOptions {
+  return {
+    tape,
+    instrument: bitmexInstrument,
+    economics: { makerRate: BITMEX_MAKER_RATE, takerRate: BITMEX_TAKER_RATE, maintenanceRate: '0.005', brackets: bitmexTiers },
+    // ParticipateDoNotInitiate that would take: accepted then Canceled. ReduceOnly larger than the
+    // position is cut to it. A stop already past its trigger fires at once (BitMEX triggers it).
+    policy: { postOnly: 'cancel', reduceOnly: 'clip', immediateTrigger: 'trigger', clientIdScope: 'all' },
+    startingBalances: BITMEX_STARTING_BALANCES,
+    defaultLeverage: BITMEX_DEFAULT_LEVERAGE,
+    halfSpreadTicks: 1,
+    currencyDecimals: { XBt: 8, USDt: 6 },
+    firstId: 1,
+  };
+}
