@@ -16,7 +16,7 @@ export class BitmexError extends Error {
   }
 }
 
-export const invalid = (message: string) => new BitmexError(400, message, 'ValidationError');
+export const invalid = (message: string) => new BitmexError(400, message);
 
 const DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
 
