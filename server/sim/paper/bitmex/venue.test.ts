@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, fixture, manualClock, shapeOf, startSim, type SimServer } from '../../testing';
+import { FIXTURES_DIR, fixture, manualClock, startSim, type SimServer } from '../../testing';
 import { bitmexClient, type BitmexTestClient } from './testing';
 
 const T0 = 1717200000000;
