@@ -61,5 +61,7 @@ describe('exact decimals', () => {
     expect(qty.safeParse('0.000000001').error?.issues[0].message).toBe('Use at most 8 decimal places');
     expect(qty.safeParse('-1').success).toBe(false);
     expect(decimalStringSchema({ signed: true }).safeParse('-12.5').success).toBe(true);
+    // Text that is no number at all is a validation error, not an exception (the API must answer 400).
+    for (const bad of ['aaaa', 'Infinity', 'NaN', '2023-06', '']) expect(qty.safeParse(bad).success).toBe(false);
   });
 });

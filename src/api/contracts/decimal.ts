@@ -168,4 +168,5 @@ export const decimalStringSchema = (opts: { signed?: boolean; allowZero?: boolea
     .regex(opts.signed ? /^-?\d+(\.\d+)?$/ : /^\d+(\.\d+)?$/, 'Must be a decimal number written with digits, e.g. "65000.5"')
     .refine((s) => (s.split('.')[1]?.length ?? 0) <= (opts.maxScale ?? MAX_SCALE), `Use at most ${opts.maxScale ?? MAX_SCALE} decimal places`)
     .refine((s) => s.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length <= (opts.maxDigits ?? 30), `At most ${opts.maxDigits ?? 30} digits`)
-    .refine((s) => opts.allowZero || opts.signed || dec(s).units !== 0n, 'Must be greater than 0');
+    // zod runs every check even after the pattern failed: only parse what the pattern admits.
+    .refine((s) => opts.allowZero || opts.signed || !PLAIN_RE.test(s) || dec(s).units !== 0n, 'Must be greater than 0');
