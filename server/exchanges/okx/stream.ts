@@ -15,8 +15,9 @@ const PING_MS = 20_000;
 
 type Json = Record<string, unknown>;
 
-export const okxPrivateStream: PrivateStreamDriver = async (ctx, open, handlers) => {
-  const socket = await open('/ws/v5/private');
+/** Opens one of OKX's sockets and logs in (the private and the business socket log in alike). */
+async function loggedIn(ctx: Parameters<PrivateStreamDriver>[0], open: Parameters<PrivateStreamDriver>[1], path: string) {
+  const socket = await open(path);
   const timestamp = String(Math.floor(ctx.clock.now() / 1000));
   const sign = createHmac('sha256', ctx.creds.apiSecret).update(`${timestamp}GET/users/self/verify`).digest('base64');
   const login = awaitReply(socket, 10_000, (m) => {
@@ -32,37 +33,59 @@ export const okxPrivateStream: PrivateStreamDriver = async (ctx, open, handlers)
     socket.close();
     throw err;
   }
+  return socket;
+}
+
+export const okxPrivateStream: PrivateStreamDriver = async (ctx, open, handlers) => {
+  const socket = await loggedIn(ctx, open, '/ws/v5/private');
+  let business: Awaited<ReturnType<typeof loggedIn>>;
+  try {
+    // Algo orders (stops, take-profits) are pushed on the business socket only.
+    business = await loggedIn(ctx, open, '/ws/v5/business');
+  } catch (err) {
+    socket.close();
+    throw err;
+  }
   socket.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'orders', instType: 'SWAP' }, { channel: 'positions', instType: 'SWAP' }, { channel: 'account' }] }));
-  const stopPing = keepAlive(socket, PING_MS, () => 'ping');
+  business.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'orders-algo', instType: 'SWAP' }] }));
+  const stops = [keepAlive(socket, PING_MS, () => 'ping'), keepAlive(business, PING_MS, () => 'ping')];
   const mapper = new OkxTrading(ctx);
   let closed = false;
-  socket.on('message', (data) => {
-    const text = String(data);
-    if (text === 'pong') return;
-    let msg: Json;
-    try {
-      msg = JSON.parse(text) as Json;
-    } catch {
-      return;
-    }
-    for (const e of okxEvents(msg, mapper, (s) => ctx.instrument(s) !== undefined)) handlers.event(e);
-  });
-  onceClosed(socket, () => {
-    stopPing();
-    if (!closed) handlers.closed('the exchange closed the private stream');
-  });
-  socket.on('error', () => undefined);
+  for (const ws of [socket, business]) {
+    ws.on('message', (data) => {
+      const text = String(data);
+      if (text === 'pong') return;
+      let msg: Json;
+      try {
+        msg = JSON.parse(text) as Json;
+      } catch {
+        return;
+      }
+      for (const e of okxEvents(msg, mapper, (s) => ctx.instrument(s) !== undefined)) handlers.event(e);
+    });
+    // Either socket gone: both are closed and the account stream reconnects (and reconciles).
+    onceClosed(ws, () => {
+      for (const stop of stops) stop();
+      if (closed) return;
+      closed = true;
+      socket.close();
+      business.close();
+      handlers.closed('the exchange closed the private stream');
+    });
+    ws.on('error', () => undefined);
+  }
   return {
     close() {
       closed = true;
-      stopPing();
+      for (const stop of stops) stop();
       socket.close();
+      business.close();
     },
   };
 };
 
 /** One private push → the account stream's events (instruments the terminal does not list are skipped). */
-export function okxEvents(msg: Json, mapper: Pick<OkxTrading, 'mapOrder'>, known: (instId: string) => boolean): PrivateEvent[] {
+export function okxEvents(msg: Json, mapper: Pick<OkxTrading, 'mapOrder' | 'mapAlgo'>, known: (instId: string) => boolean): PrivateEvent[] {
   const arg = (msg.arg ?? {}) as Json;
   const items = (Array.isArray(msg.data) ? (msg.data as Json[]) : []).filter((i) => i.instId === undefined || known(String(i.instId)));
   if (arg.channel === 'orders') {
@@ -89,6 +112,7 @@ export function okxEvents(msg: Json, mapper: Pick<OkxTrading, 'mapOrder'>, known
     }
     return out;
   }
+  if (arg.channel === 'orders-algo') return items.map((a) => ({ kind: 'order' as const, order: mapper.mapAlgo(a) }));
   if (arg.channel === 'positions' || arg.channel === 'account') return [{ kind: 'account', symbols: [] }];
   return [];
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { SimContext } from '../context';
-import { SimConnection, type StreamSub } from '../hub';
+import { SimConnection, type SimHub, type StreamSub } from '../hub';
 import { topOfBook } from '../market/derivs';
 import { Cadence, LiveBarTracker, TradeTracker } from '../market/live';
 import type { SimMarket } from '../market/market';
@@ -67,9 +67,23 @@ interface Request {
   args?: unknown;
 }
 
+/**
+ * The private channels of OKX's `/business` socket (the paper exchange's venue plugs them in): `login`
+ * and `orders-algo`. `handle` answers what it owns and returns the subscribe args it leaves to the
+ * public handler (null: not its request at all).
+ */
+export interface OkxBusinessPrivate {
+  handle(conn: SimConnection, req: { op?: unknown; args?: unknown; id?: unknown }, ctx: { connId: string; demo: boolean }): unknown[] | null;
+}
+const BUSINESS_PRIVATE = new WeakMap<SimHub, Partial<Record<'MAINNET' | 'TESTNET', OkxBusinessPrivate>>>();
+
+export function setOkxBusinessPrivate(hub: SimHub, network: 'MAINNET' | 'TESTNET', ext: OkxBusinessPrivate): void {
+  BUSINESS_PRIVATE.set(hub, { ...BUSINESS_PRIVATE.get(hub), [network]: ext });
+}
+
 /** OKX v5 WebSocket: `/sim/okx/ws/v5/public` and `/sim/okx/ws/v5/business` (okx.md §2). */
 export function registerOkxWs(app: FastifyInstance, { market, hub }: SimContext): void {
-  const open = (socket: WebSocket, endpoint: Endpoint) => {
+  const open = (socket: WebSocket, endpoint: Endpoint, network: 'MAINNET' | 'TESTNET' = 'MAINNET', demo = false) => {
     const conn = new SimConnection('okx', socket);
     const connId = randomBytes(4).toString('hex');
     hub.add(conn);
@@ -88,6 +102,12 @@ export function registerOkxWs(app: FastifyInstance, { market, hub }: SimContext)
         return;
       }
       const id = typeof req.id === 'string' ? { id: req.id } : {};
+      const ext = endpoint === 'business' ? BUSINESS_PRIVATE.get(hub)?.[demo ? 'TESTNET' : network] : undefined;
+      const left = ext ? ext.handle(conn, req, { connId, demo }) : null;
+      if (left !== null) {
+        if (left.length === 0) return;
+        req.args = left;
+      }
       if ((req.op !== 'subscribe' && req.op !== 'unsubscribe') || !Array.isArray(req.args)) {
         conn.send({ ...id, event: 'error', code: '60012', msg: `Invalid request: ${text}`, connId });
         return;
@@ -120,5 +140,7 @@ export function registerOkxWs(app: FastifyInstance, { market, hub }: SimContext)
     });
   };
   app.get('/ws/v5/public', { websocket: true }, (socket) => open(socket, 'public'));
-  app.get('/ws/v5/business', { websocket: true }, (socket) => open(socket, 'business'));
+  app.get('/ws/v5/business', { websocket: true }, (socket, req) =>
+    open(socket, 'business', req.url.includes('/testnet/') ? 'TESTNET' : 'MAINNET', req.headers['x-simulated-trading'] === '1'),
+  );
 }

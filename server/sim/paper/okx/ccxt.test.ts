@@ -52,12 +52,15 @@ describe('ccxt okx on the paper exchange', () => {
     expect(trades[0].fee?.cost).toBeGreaterThan(0);
   });
 
-  it('a resting limit shows in fetchOpenOrders and is cancelled; a trigger order waits in the algo list', async () => {
+  it('a resting limit shows in fetchOpenOrders, is edited (amend-order) and cancelled; a trigger order waits in the algo list', async () => {
     const ticker = await ex.fetchTicker(SYMBOL);
     const price = Math.round(ticker.last! * 0.8 * 10) / 10;
     const o = await ex.createOrder(SYMBOL, 'limit', 'buy', 1, price);
     const open = await ex.fetchOpenOrders(SYMBOL);
     expect(open.map((x) => x.id)).toContain(o.id);
+    const edited = await ex.editOrder(o.id!, SYMBOL, 'limit', 'buy', 2, price - 10);
+    expect(edited.id).toBe(o.id);
+    expect(await ex.fetchOrder(o.id!, SYMBOL)).toMatchObject({ amount: 2, price: price - 10, status: 'open' });
     await ex.cancelOrder(o.id!, SYMBOL);
     expect((await ex.fetchOpenOrders(SYMBOL)).map((x) => x.id)).not.toContain(o.id);
     const stop = await ex.createOrder(SYMBOL, 'market', 'sell', 1, undefined, { stopLossPrice: Math.round(ticker.last! * 0.7 * 10) / 10, reduceOnly: true });

@@ -74,4 +74,22 @@ describe('okx private stream', () => {
     s.ws.close();
     demo.ws.close();
   });
+
+  it('orders-algo on the /business socket: a placed stop shows live, a cancelled one canceled', async () => {
+    const c = okxClient(sim.app, 'sim-okx-algo', { seed: 'crypto-terminal', now: Date.now });
+    const b = await open('/sim/okx/ws/v5/business');
+    b.ws.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'orders-algo', instType: 'SWAP' }] }));
+    expect(await b.next((m) => m.event === 'error')).toMatchObject({ code: '60011' });
+    b.ws.send(JSON.stringify(okxWsLogin(c, Date.now())));
+    await b.next((m) => m.event === 'login');
+    b.ws.send(JSON.stringify({ op: 'subscribe', args: [{ channel: 'orders-algo', instType: 'SWAP' }] }));
+    await b.next((m) => m.event === 'subscribe');
+    await c.call('POST', '/api/v5/trade/order', { instId: 'BTC-USDT-SWAP', tdMode: 'cross', side: 'buy', ordType: 'market', sz: '1' });
+    const placed = await c.call('POST', '/api/v5/trade/order-algo', { instId: 'BTC-USDT-SWAP', tdMode: 'cross', side: 'sell', ordType: 'conditional', sz: '1', slTriggerPx: '1000', slOrdPx: '-1', reduceOnly: true });
+    const algoId = String(placed.body.data[0].algoId);
+    expect(await b.next((m) => Array.isArray(m.data) && (m.data as Msg[]).some((a) => a.algoId === algoId && a.state === 'live'))).toMatchObject({ arg: { channel: 'orders-algo' } });
+    await c.call('POST', '/api/v5/trade/cancel-algos', [{ instId: 'BTC-USDT-SWAP', algoId }]);
+    await b.next((m) => Array.isArray(m.data) && (m.data as Msg[]).some((a) => a.algoId === algoId && a.state === 'canceled'));
+    b.ws.close();
+  });
 });

@@ -6,7 +6,8 @@ import { header, hmacBase64, isSimKey, sameSignature, simPassphrase, simSecret }
 import { accountId, fixed, type AccountKey, type EngineEvent, type PaperEngine } from '../engine';
 import type { VenueContext } from '../venue';
 import { usdOf } from './account';
-import { balanceJson, orderJson, positionJson } from './format';
+import { setOkxBusinessPrivate } from '../../okx/ws';
+import { algoJson, balanceJson, orderJson, positionJson } from './format';
 
 const CHANNELS = ['orders', 'positions', 'account'] as const;
 type Channel = (typeof CHANNELS)[number];
@@ -50,6 +51,85 @@ function pushesFor(engine: PaperEngine, id: string, events: EngineEvent[]): Reco
   return out;
 }
 
+/** The `login` op's check (okx.md §2): Base64 HMAC(timestamp-in-seconds + "GET/users/self/verify"), valid 30 s. */
+function verifyLogin(venue: VenueContext, a: unknown): { ok: true; apiKey: string } | { ok: false; code: string; msg: string } {
+  const { apiKey, passphrase, timestamp, sign } = (a ?? {}) as Record<string, unknown>;
+  if (typeof apiKey !== 'string' || typeof timestamp !== 'string' || typeof sign !== 'string' || !/^\d{10}$/.test(timestamp)) return { ok: false, code: '60009', msg: 'Login failed.' };
+  if (Math.abs(venue.runtime.now() / 1000 - Number(timestamp)) > 30) return { ok: false, code: '60006', msg: 'Timestamp request expired.' };
+  if (!isSimKey(apiKey) || !sameSignature(simPassphrase(venue.seed, apiKey), String(passphrase ?? '')) || !sameSignature(hmacBase64(simSecret(venue.seed, apiKey), `${timestamp}GET/users/self/verify`), sign)) {
+    return { ok: false, code: '60009', msg: 'Login failed.' };
+  }
+  return { ok: true, apiKey };
+}
+
+/**
+ * `orders-algo` on the `/business` socket (okx.md §2): after `login`, every change of the account's
+ * algo orders (placed, triggered, cancelled) in the `order-algo` shape.
+ */
+function registerAlgoChannel(venue: VenueContext): () => void {
+  const { runtime, hub } = venue;
+  const engine = runtime.engine;
+  const states = new Map<SimConnection, { account: AccountKey | null; subs: Array<Record<string, string>>; queue: unknown[] }>();
+  const unsubscribe = runtime.subscribe((account, events) => {
+    const id = accountId(account);
+    for (const [conn, st] of states) {
+      if (!st.account || accountId(st.account) !== id || !st.subs.length) continue;
+      const rows = events.flatMap((ev) => {
+        if (ev.type !== 'order' || ev.order.trigger === null) return [];
+        const spec = engine.instrument(ev.order.symbol);
+        return spec ? [algoJson(spec, ev.order, engine.lastPrice(ev.order.symbol, ev.time))] : [];
+      });
+      for (const arg of st.subs) {
+        const data = rows.filter((r) => arg.instId === undefined || r.instId === arg.instId);
+        if (data.length) st.queue.push({ arg, data });
+      }
+      hub.pollNow(conn);
+    }
+  });
+  setOkxBusinessPrivate(hub, venue.network, {
+    handle(conn, req, { connId }) {
+      const args = Array.isArray(req.args) ? (req.args as Array<Record<string, unknown>>) : [];
+      let st = states.get(conn);
+      const state = () => {
+        if (!st) {
+          st = { account: null, subs: [], queue: [] };
+          states.set(conn, st);
+          const s = st;
+          conn.subs.set('orders-algo', { poll: () => s.queue.splice(0) });
+          conn.socket.on('close', () => states.delete(conn));
+        }
+        return st;
+      };
+      if (req.op === 'login') {
+        const r = verifyLogin(venue, args[0]);
+        if (!r.ok) conn.send({ event: 'error', code: r.code, msg: r.msg, connId });
+        else {
+          state().account = { apiKey: r.apiKey, exchange: 'okx', network: venue.network };
+          conn.send({ event: 'login', code: '0', msg: '', connId });
+        }
+        return [];
+      }
+      if (req.op !== 'subscribe' && req.op !== 'unsubscribe') return null;
+      const mine = args.filter((a) => a?.channel === 'orders-algo');
+      if (!mine.length) return null;
+      for (const a of mine) {
+        const arg: Record<string, string> = { channel: 'orders-algo' };
+        for (const k of ['instType', 'instId']) if (typeof a[k] === 'string') arg[k] = a[k] as string;
+        const s = state();
+        if (!s.account) {
+          conn.send({ event: 'error', code: '60011', msg: 'Please log in.', connId });
+          continue;
+        }
+        if (req.op === 'subscribe') s.subs.push(arg);
+        else s.subs = s.subs.filter((x) => JSON.stringify(x) !== JSON.stringify(arg));
+        conn.send({ event: req.op, arg, connId });
+      }
+      return args.filter((a) => a?.channel !== 'orders-algo');
+    },
+  });
+  return unsubscribe;
+}
+
 /**
  * OKX's private WebSocket `/ws/v5/private` (okx.md §2): `login` with Base64 HMAC(timestamp-in-seconds
  * + "GET/users/self/verify"), valid 30 s; channels `orders` (instType SWAP / ANY, optional instId),
@@ -74,7 +154,11 @@ export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueConte
       hub.pollNow(c.conn);
     }
   });
-  app.addHook('onClose', async () => unsubscribe());
+  const stopAlgo = registerAlgoChannel(venue);
+  app.addHook('onClose', async () => {
+    unsubscribe();
+    stopAlgo();
+  });
 
   app.get('/ws/v5/private', { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
     const conn = new SimConnection('okx', socket, (_t, f) => f, 'private');
@@ -101,14 +185,9 @@ export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueConte
       }
       const args = Array.isArray(msg.args) ? (msg.args as Array<Record<string, unknown>>) : [];
       if (msg.op === 'login') {
-        const a = args[0] ?? {};
-        const { apiKey, passphrase, timestamp, sign } = a as Record<string, string>;
-        if (typeof apiKey !== 'string' || typeof timestamp !== 'string' || typeof sign !== 'string' || !/^\d{10}$/.test(timestamp)) return error('60009', 'Login failed.');
-        if (Math.abs(runtime.now() / 1000 - Number(timestamp)) > 30) return error('60006', 'Timestamp request expired.');
-        if (!isSimKey(apiKey) || !sameSignature(simPassphrase(venue.seed, apiKey), String(passphrase ?? '')) || !sameSignature(hmacBase64(simSecret(venue.seed, apiKey), `${timestamp}GET/users/self/verify`), sign)) {
-          return error('60009', 'Login failed.');
-        }
-        pc.account = { apiKey, exchange: 'okx', network: pc.network };
+        const r = verifyLogin(venue, args[0]);
+        if (!r.ok) return error(r.code, r.msg);
+        pc.account = { apiKey: r.apiKey, exchange: 'okx', network: pc.network };
         return conn.send({ event: 'login', code: '0', msg: '', connId });
       }
       if (msg.op === 'subscribe' || msg.op === 'unsubscribe') {
