@@ -6,7 +6,7 @@ import { DomController } from './interaction/dom-controller';
 import { buildScene, Scene } from './model/scene';
 import { resolveTheme, type ResolvedTheme } from './model/theme';
 import { ChartRenderer } from './render/chart-renderer';
-import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, Tool, ToolOptions, VisibleRange } from './types';
+import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, RenderStats, Tool, ToolOptions, VisibleRange } from './types';
 
 /**
  * The chart engine as panels, benchmarks and tests see it (DESIGN §8). Everything else in
@@ -48,6 +48,8 @@ export interface ChartEngine {
   resize(): void;
   /** Removes the canvas, listeners and timers and frees the WebGL context and its GPU resources. */
   destroy(): void;
+  /** What the last paint sent to the GPU: draw calls, vertices, uploads, columns, labels (benchmarks, debugging). */
+  getRenderStats(): RenderStats;
 
   /** Colour, magnet and fib fields for new drawings. */
   setToolOptions(o: ToolOptions): void;
@@ -193,6 +195,10 @@ class Engine implements ChartEngine {
     if (this.rafId !== null) cancelAnimationFrame(this.rafId);
     this.rafId = null;
     this.paint();
+  }
+
+  getRenderStats(): RenderStats {
+    return this.renderer.stats();
   }
 
   resize(): void {

@@ -15,6 +15,7 @@ export type {
   IndicatorValue,
   PriceLine,
   PriceSource,
+  RenderStats,
   Theme,
   TimeLine,
   Tool,

@@ -185,3 +185,31 @@ export interface ChartEvents {
 }
 
 export type ChartEventName = keyof ChartEvents;
+
+/**
+ * What the last paint sent to the GPU (`ChartEngine.getRenderStats()`, for benchmarks and
+ * debugging). Counted at the WebGL calls of the chart's own context, so Pixi's text batches count too.
+ */
+export interface RenderStats {
+  /** Paints since the chart was created. */
+  frames: number;
+  /** Draw calls of the last paint. */
+  drawCalls: number;
+  /** Vertices the last paint processed (indices drawn × instances, summed over draw calls). */
+  vertices: number;
+  /** Instances drawn by instanced calls (candle columns, primitives, line segments). */
+  instances: number;
+  /** Bytes uploaded into vertex/index/uniform buffers by the last paint. */
+  bufferBytes: number;
+  /** Texture uploads (texImage2D / texSubImage2D calls) of the last paint. */
+  textureUploads: number;
+  /** Candle columns drawn (one instance each: wick + body + volume). */
+  seriesColumns: number;
+  /** Bars per drawn column: 1 when every bar is drawn, more when the level of detail aggregates. */
+  barsPerColumn: number;
+  /** Device pixels covered by the series quads (wicks, bodies, volume), i.e. the candles' fill cost. */
+  seriesPixels: number;
+  /** Labels shown, and labels whose string changed (re-laid-out) in the last paint. */
+  texts: number;
+  textLayouts: number;
+}

@@ -17,7 +17,10 @@ import { ChartPanel } from './chart/chart-panel';
 import { FavoritesPanel } from './favorites/favorites-panel';
 import { ScannerPanel } from './scanner/scanner-panel';
 import type { PanelProps } from './shared/panel-props';
-import { UpcomingPanel } from './upcoming/upcoming-panel';
+import { BalancePanel } from './trading/balance-panel';
+import { OrderEntryPanel } from './trading/order-entry-panel';
+import { OrdersPanel } from './trading/orders-panel';
+import { PositionsPanel } from './trading/positions-panel';
 import type { PanelCatalogEntry } from './workstation/layout-model';
 
 /**
@@ -66,28 +69,28 @@ export const PANEL_REGISTRY = {
     title: 'Order entry',
     description: 'Market, limit, stop and bracket orders sized from your risk',
     icon: IconShoppingCart,
-    component: UpcomingPanel,
+    component: OrderEntryPanel,
     allowMultiple: false,
   },
   positions: {
     title: 'Positions',
     description: 'Open positions with entry, liquidation and PnL',
     icon: IconListDetails,
-    component: UpcomingPanel,
+    component: PositionsPanel,
     allowMultiple: false,
   },
   orders: {
     title: 'Orders',
-    description: 'Open and recent orders; amend or cancel',
+    description: 'Open orders and waiting stops; cancel one or all',
     icon: IconReceipt,
-    component: UpcomingPanel,
+    component: OrdersPanel,
     allowMultiple: false,
   },
   balance: {
     title: 'Balance',
-    description: 'Wallet balance and available margin',
+    description: 'Total or available balance, margin in use, unrealised PnL',
     icon: IconWallet,
-    component: UpcomingPanel,
+    component: BalancePanel,
     allowMultiple: false,
   },
   scanner: {

@@ -3,7 +3,7 @@
 // To add a scenario (e.g. "four live panels"), register a function in `scenarios` below and list it
 // in SCENARIOS in scripts/bench.mjs.
 import { generateCandles, nextTick, rng } from '../harness/ohlcv';
-import { createBenchChart, hoverAt, type BenchChart, type Lib } from './charts';
+import { createBenchChart, hoverAt, type BenchChart, type GpuFrame, type Lib } from './charts';
 import { nextFrame, resetFrameWork, runFrames, settle, stats, type FrameSamples } from './frame-meter';
 
 export interface SessionParams {
@@ -150,8 +150,70 @@ async function session(p: SessionParams): Promise<Record<string, unknown>> {
   };
 }
 
+export interface GpuParams {
+  lib: Lib;
+  bars: number;
+  seed: number;
+  frames: number;
+  /** Bars visible in each pan run. */
+  visible: number[];
+  panBudgetMs: number;
+}
+
+type GpuRun = FrameStats & { gpu: Record<keyof GpuFrame, number | null> | null };
+
+/**
+ * GPU-side cost (issue 15): pans at several zoom levels, each frame one `setVisibleRange` followed
+ * by a synchronous paint where the chart has one (engine `renderNow`, the bare Pixi chart's render;
+ * lightweight-charts paints in its own rAF). The frame interval is bounded by what the GPU process
+ * does with the frame (SwiftShader rasterises on the CPU); the counters say what reached the GPU.
+ */
+async function gpu(p: GpuParams): Promise<Record<string, unknown>> {
+  (globalThis as { __ctExp?: string }).__ctExp = (p as { exp?: string }).exp ?? ''; // EXPERIMENT
+  const [el] = freshContainer(1);
+  const chart: BenchChart = await createBenchChart(p.lib, el);
+  await settle(3);
+  const data = generateCandles({ count: p.bars, seed: p.seed });
+  chart.prepare(data);
+  chart.load();
+  data.length = 0;
+  await settle(3);
+  hoverAt(el, 800, 400);
+  await settle(5);
+  const n = p.bars;
+  const runs: Record<string, GpuRun> = {};
+  for (const visible of p.visible) {
+    chart.setRange(n - visible, n + 5);
+    chart.renderNow?.();
+    await settle(5);
+    const perFrame = visible / 300;
+    const frames: GpuFrame[] = [];
+    const samples = await runFrames(
+      p.frames,
+      (i) => {
+        chart.setRange(n - visible - (i + 1) * perFrame, n + 5 - (i + 1) * perFrame);
+        if (chart.renderNow) {
+          chart.renderNow();
+          if (chart.gpuFrame) frames.push({ ...chart.gpuFrame() });
+        }
+      },
+      p.panBudgetMs,
+    );
+    const med = (k: keyof GpuFrame): number | null => {
+      const xs = frames.map((f) => f[k]).filter((x): x is number => typeof x === 'number');
+      return xs.length ? stats(xs).median : null;
+    };
+    const keys: (keyof GpuFrame)[] = ['drawCalls', 'vertices', 'bufferBytes', 'textureUploads', 'seriesInstances', 'textLayouts', 'seriesPixels'];
+    runs[String(visible)] = { ...frameStats(samples), gpu: frames.length ? (Object.fromEntries(keys.map((k) => [k, med(k)])) as GpuRun['gpu']) : null };
+  }
+  chart.destroy();
+  await settle(2);
+  return { lib: p.lib, bars: p.bars, dpr: window.devicePixelRatio, pan: runs };
+}
+
 const scenarios: Record<string, (params: never) => Promise<unknown>> = {
   session,
+  gpu,
 };
 
 window.__bench = {

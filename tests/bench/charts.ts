@@ -10,8 +10,25 @@ import {
 } from 'lightweight-charts';
 import { createChart as createEngine, type Candle, type ChartEngine } from '../../src/engine';
 import { presetDrawings, presetLines } from '../harness/chart-presets';
+import { BarePixiChart } from './bare-pixi';
+import { countGl } from './gl-counter';
 
-export type Lib = 'engine' | 'lwc';
+/** The engine, lightweight-charts, and the bare Pixi chart (the stack's floor, `bare-pixi.ts`). */
+export type Lib = 'engine' | 'lwc' | 'pixi';
+
+/** What one frame sent to the GPU (WebGL charts only). */
+export interface GpuFrame {
+  drawCalls: number;
+  vertices: number;
+  bufferBytes: number;
+  textureUploads: number;
+  /** Candle instances drawn (engine: columns; bare chart: LOD candles). */
+  seriesInstances: number;
+  /** Labels re-laid-out this frame (engine only). */
+  textLayouts: number | null;
+  /** Device px covered by candle/volume quads (engine only). */
+  seriesPixels: number | null;
+}
 
 /**
  * The two charts behind one interface, each set up with the same visible features: candles,
@@ -27,13 +44,72 @@ export interface BenchChart {
   setRange(from: number, to: number): void;
   update(c: Candle): void;
   destroy(): void;
+  /** Paints now (the WebGL charts render on demand); lightweight-charts has no such call. */
+  renderNow?(): void;
+  /** Counters of the last paint (WebGL charts). */
+  gpuFrame?(): GpuFrame;
 }
 
 const UP = '#26a69a';
 const DOWN = '#ef5350';
 
 export async function createBenchChart(lib: Lib, el: HTMLElement): Promise<BenchChart> {
+  if (lib === 'pixi') return barePixiChart(el);
   return lib === 'engine' ? engineChart(el) : lightweightChart(el);
+}
+
+async function barePixiChart(el: HTMLElement): Promise<BenchChart> {
+  const chart = await BarePixiChart.create(el, window.devicePixelRatio || 1);
+  const counters = countGl(chart.gl);
+  let data: Candle[] | null = null;
+  let last: GpuFrame = { drawCalls: 0, vertices: 0, bufferBytes: 0, textureUploads: 0, seriesInstances: 0, textLayouts: null, seriesPixels: null };
+  let raf: number | null = null;
+  const paint = () => {
+    counters.reset();
+    const seriesInstances = chart.render();
+    last = { drawCalls: counters.drawCalls, vertices: counters.vertices, bufferBytes: counters.bufferBytes, textureUploads: counters.textureUploads, seriesInstances, textLayouts: null, seriesPixels: null };
+  };
+  // Render on demand, once per frame, like the engine.
+  const invalidate = () => {
+    raf ??= requestAnimationFrame(() => {
+      raf = null;
+      paint();
+    });
+  };
+  el.addEventListener('pointermove', (e) => {
+    const r = el.getBoundingClientRect();
+    chart.setCrosshair(e.clientX - r.left, e.clientY - r.top);
+    invalidate();
+  });
+  return {
+    prepare(d) {
+      data = d;
+    },
+    load() {
+      const d = data ?? [];
+      data = null;
+      chart.setData(d);
+      chart.setRange(d.length - 200, d.length + 5);
+      invalidate();
+    },
+    setRange(from, to) {
+      chart.setRange(from, to);
+      invalidate();
+    },
+    update() {
+      // Not part of the baseline (it answers the GPU-side question only).
+    },
+    destroy() {
+      if (raf !== null) cancelAnimationFrame(raf);
+      chart.destroy();
+    },
+    renderNow() {
+      if (raf !== null) cancelAnimationFrame(raf);
+      raf = null;
+      paint();
+    },
+    gpuFrame: () => last,
+  };
 }
 
 async function engineChart(el: HTMLElement): Promise<BenchChart> {
@@ -53,6 +129,19 @@ async function engineChart(el: HTMLElement): Promise<BenchChart> {
     setRange: (from, to) => chart.setVisibleRange({ from, to }),
     update: (c) => chart.updateLastCandle(c),
     destroy: () => chart.destroy(),
+    renderNow: () => chart.renderNow(),
+    gpuFrame() {
+      const s = chart.getRenderStats();
+      return {
+        drawCalls: s.drawCalls,
+        vertices: s.vertices,
+        bufferBytes: s.bufferBytes,
+        textureUploads: s.textureUploads,
+        seriesInstances: s.seriesColumns,
+        textLayouts: s.textLayouts,
+        seriesPixels: s.seriesPixels,
+      };
+    },
   };
 }
 

@@ -60,9 +60,9 @@ test('a new user gets the default layout filling the page under the top bar', as
   await expect(chartTabs(page)).toContainText('BTCUSDT · 5m');
   await expect(page.getByTestId('chart-body')).toBeVisible();
   await expect(page.getByTestId('chart-header').getByRole('combobox', { name: 'Pair' })).toHaveValue('BTCUSDT');
-  // The placeholders say what they will hold.
+  // Without an API key the trading panels say so and where to add one.
   await tab(page, 'Positions').click();
-  await expect(page.getByTestId('upcoming-positions')).toContainText('open positions');
+  await expect(page.getByTestId('panel-positions').getByTestId('no-api-key')).toContainText('No API key for binance');
 
   const viewport = page.viewportSize();
   const box = await page.locator('.flexlayout__layout').boundingBox();

@@ -25,12 +25,14 @@ export interface SeriesView {
   wickWidth: number;
   /** Device-px y of the volume baseline (pane bottom). */
   volumeBottom: number;
+  /** Bars per drawn column (1 when every bar is drawn). */
+  barsPerColumn: number;
 }
 
 /** View data per layer, bottom to top. The renderer draws these and nothing else. */
 export class Scene {
   readonly grid = new PrimitiveList();
-  readonly series: SeriesView = { data: new Float32Array(SERIES_STRIDE * 4096), count: 0, version: 0, wickWidth: 1, volumeBottom: 0 };
+  readonly series: SeriesView = { data: new Float32Array(SERIES_STRIDE * 4096), count: 0, version: 0, wickWidth: 1, volumeBottom: 0, barsPerColumn: 1 };
   /** Indicator polylines, drawn over the candles. */
   readonly indicatorLines = new LineList();
   readonly drawings = new PrimitiveList();
@@ -128,6 +130,7 @@ function buildSeries(model: ChartModel, scene: Scene): void {
   s.count = n;
   s.wickWidth = columns.wickWidth;
   s.volumeBottom = volBottom;
+  s.barsPerColumn = columns.barsPerColumn;
   s.version++;
   buildIndicatorLines(model.indicators, model.store, columns, ps, dpr, scene.indicatorLines);
 }

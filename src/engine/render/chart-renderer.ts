@@ -3,6 +3,8 @@ import { Container, Ticker, WebGLRenderer } from 'pixi.js';
 import type { ResolvedTheme } from '../model/theme';
 import type { Scene } from '../model/scene';
 import type { MeasureText, PrimitiveList, TextList } from '../model/view/primitive-list';
+import type { RenderStats } from '../types';
+import { emptyCounters, instrumentContext, type GlCounters } from './gl-stats';
 import { PrimitiveLayer, SeriesLayer } from './gpu-layers';
 import { LineLayer } from './line-layer';
 import { createMeasure, ensureFont, TextPool } from './text-pool';
@@ -35,15 +37,21 @@ export class ChartRenderer {
   private dpr: number;
   private width: number;
   private height: number;
+  private readonly gl: GlCounters;
+  private frames = 0;
+  private last: RenderStats;
 
   private constructor(
     private readonly renderer: WebGLRenderer,
+    counters: GlCounters,
     theme: ResolvedTheme,
     width: number,
     height: number,
     dpr: number,
   ) {
     this.canvas = renderer.canvas as HTMLCanvasElement;
+    this.gl = counters;
+    this.last = { frames: 0, ...emptyCounters(), seriesColumns: 0, barsPerColumn: 1, seriesPixels: 0, texts: 0, textLayouts: 0 };
     this.width = width;
     this.height = height;
     this.dpr = dpr;
@@ -91,6 +99,8 @@ export class ChartRenderer {
       powerPreference: 'high-performance',
     });
     if (!context) throw new Error('WebGL2 is not available in this browser');
+    const counters = emptyCounters();
+    instrumentContext(context, counters);
     const restore = answerStencilCheck(context);
     await renderer.init({
       canvas,
@@ -106,7 +116,7 @@ export class ChartRenderer {
       skipExtensionImports: true,
       powerPreference: 'high-performance',
     }).finally(restore);
-    const r = new ChartRenderer(renderer, theme, width, height, dpr);
+    const r = new ChartRenderer(renderer, counters, theme, width, height, dpr);
     r.canvas.style.display = 'block';
     return r;
   }
@@ -132,13 +142,49 @@ export class ChartRenderer {
   draw(scene: Scene): void {
     const dw = Math.round(this.width * this.dpr);
     const dh = Math.round(this.height * this.dpr);
+    const gl = this.gl;
+    gl.drawCalls = gl.vertices = gl.instances = gl.bufferBytes = gl.textureUploads = 0;
     this.series.sync(scene.series, dw, dh);
     this.indicatorLines.sync(scene.indicatorLines, dw, dh);
+    let texts = 0;
+    let textLayouts = 0;
     for (const l of this.layers) {
       l.prims.sync(l.list(scene), dw, dh);
-      if (l.texts && l.textList) l.texts.sync(l.textList(scene), this.dpr);
+      if (l.texts && l.textList) {
+        textLayouts += l.texts.sync(l.textList(scene), this.dpr);
+        texts += l.texts.shown;
+      }
+    }
+    // EXPERIMENT (temporary)
+    const exp = (globalThis as { __ctExp?: string }).__ctExp ?? '';
+    if (exp) {
+      this.series.container.children[0].visible = !exp.includes('novol');
+      this.series.container.children[1].visible = !exp.includes('nocandle');
+      for (const l of this.layers) {
+        l.prims.container.visible = !exp.includes('noprims') && !exp.includes('no' + l.prims.container.label);
+        if (l.texts) l.texts.container.visible = !exp.includes('notext');
+      }
     }
     this.renderer.render(this.stage);
+    this.frames++;
+    this.last = {
+      frames: this.frames,
+      drawCalls: gl.drawCalls,
+      vertices: gl.vertices,
+      instances: gl.instances,
+      bufferBytes: gl.bufferBytes,
+      textureUploads: gl.textureUploads,
+      seriesColumns: scene.series.count,
+      barsPerColumn: scene.series.barsPerColumn,
+      seriesPixels: this.series.pixels,
+      texts,
+      textLayouts,
+    };
+  }
+
+  /** What the last paint sent to the GPU. */
+  stats(): RenderStats {
+    return { ...this.last };
   }
 
   destroy(): void {

@@ -1,153 +1,149 @@
-import { Buffer, BufferUsage, Container, Geometry, Mesh, Shader } from 'pixi.js';
+import { Container, Geometry, Mesh, Shader } from 'pixi.js';
 import type { ResolvedTheme } from '../model/theme';
 import { SERIES_STRIDE, type SeriesView } from '../model/scene';
-import { PRIM_STRIDE, type PrimitiveList } from '../model/view/primitive-list';
-import { CANDLE_VERTEX, COLOR_FRAGMENT, PRIM_FRAGMENT, PRIM_VERTEX } from './shaders';
+import { PRIM_STRIDE, toLittleEndianRgba, type PrimitiveList } from '../model/view/primitive-list';
+import { QuadGeometry } from './quads';
+import { COLOR_FRAGMENT, PRIM_FRAGMENT, PRIM_VERTEX, SERIES_VERTEX } from './shaders';
 
-type Vec4 = Float32Array;
-
-function rgbaVec(c: number): Vec4 {
-  return new Float32Array([(c >>> 24) / 255, ((c >>> 16) & 255) / 255, ((c >>> 8) & 255) / 255, (c & 255) / 255]);
-}
-
-function setVec(target: Vec4, c: number): void {
-  target.set(rgbaVec(c));
-}
-
-const QUAD_CORNERS = new Float32Array([0, 0, 1, 0, 1, 1, 0, 1]);
-const QUAD_INDEX = new Uint16Array([0, 1, 2, 0, 2, 3]);
-
-interface CandleUniforms {
-  uSize: Float32Array;
-  uWick: number;
-  uVolumeBottom: number;
-  uUp: Vec4;
-  uDown: Vec4;
-  uVolumeUp: Vec4;
-  uVolumeDown: Vec4;
-}
+/** Floats per series vertex: x, y (device px), packed colour. */
+const SERIES_VERTEX_FLOATS = 3;
 
 /**
- * Candles and volume: one instance per drawn column, two instanced meshes (volume below, then
- * wick + body) sharing one instance buffer, so a frame uploads the visible columns once and
- * issues two draw calls whatever the number of bars.
+ * Candles and volume: one non-instanced draw of quads computed here from the scene's columns
+ * (8 floats per column, see SERIES_STRIDE) — every volume quad first, then each column's wick and
+ * body, the order the two instanced meshes used to draw in, with the same device-pixel corners, so
+ * the pixels are the same. A body exactly as wide as its wick lies inside the wick (open and close
+ * are within high–low) and is not drawn: at dense zoom (1 px columns) that is every body, so a
+ * column costs two quads.
  */
 export class SeriesLayer {
   readonly container = new Container({ label: 'series' });
-  private readonly instances: Buffer;
-  private readonly volumeGeometry: Geometry;
-  private readonly candleGeometry: Geometry;
+  private readonly quads = new QuadGeometry(SERIES_VERTEX_FLOATS, { aPos: { format: 'float32x2', offset: 0 }, aColor: { format: 'unorm8x4', offset: 8 } }, false, 4096);
   private readonly shader: Shader;
+  private readonly mesh: Mesh<Geometry, Shader>;
+  private readonly size = new Float32Array([1, 1]);
   private version = -1;
-  private capacity = 4096;
+  private up = 0;
+  private down = 0;
+  private volumeUp = 0;
+  private volumeDown = 0;
+  /** Device pixels covered by the last uploaded quads (wick + body + volume). */
+  pixels = 0;
+  /** Quads in the last upload. */
+  quadCount = 0;
 
   constructor() {
-    this.instances = new Buffer({ data: new Float32Array(this.capacity * SERIES_STRIDE), usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
-    const instanceAttrs = {
-      aBarA: { buffer: this.instances, format: 'float32x4' as const, stride: SERIES_STRIDE * 4, offset: 0, instance: true },
-      aBarB: { buffer: this.instances, format: 'float32x4' as const, stride: SERIES_STRIDE * 4, offset: 16, instance: true },
-    };
-    this.volumeGeometry = new Geometry({
-      attributes: {
-        aCorner: { buffer: QUAD_CORNERS, format: 'float32x2' },
-        aPart: { buffer: new Float32Array([2, 2, 2, 2]), format: 'float32' },
-        ...instanceAttrs,
-      },
-      indexBuffer: QUAD_INDEX,
-      instanceCount: 0,
-    });
-    this.candleGeometry = new Geometry({
-      attributes: {
-        aCorner: { buffer: new Float32Array([...QUAD_CORNERS, ...QUAD_CORNERS]), format: 'float32x2' },
-        aPart: { buffer: new Float32Array([0, 0, 0, 0, 1, 1, 1, 1]), format: 'float32' },
-        ...instanceAttrs,
-      },
-      indexBuffer: new Uint16Array([0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7]),
-      instanceCount: 0,
-    });
     this.shader = Shader.from({
-      gl: { vertex: CANDLE_VERTEX, fragment: COLOR_FRAGMENT, name: 'ct-candles' },
-      resources: {
-        seriesUniforms: {
-          uSize: { value: new Float32Array([1, 1]), type: 'vec2<f32>' },
-          uWick: { value: 1, type: 'f32' },
-          uVolumeBottom: { value: 0, type: 'f32' },
-          uUp: { value: rgbaVec(0), type: 'vec4<f32>' },
-          uDown: { value: rgbaVec(0), type: 'vec4<f32>' },
-          uVolumeUp: { value: rgbaVec(0), type: 'vec4<f32>' },
-          uVolumeDown: { value: rgbaVec(0), type: 'vec4<f32>' },
-        },
-      },
+      gl: { vertex: SERIES_VERTEX, fragment: COLOR_FRAGMENT, name: 'ct-series' },
+      resources: { seriesUniforms: { uSize: { value: this.size, type: 'vec2<f32>' } } },
     });
-    this.container.addChild(new Mesh({ geometry: this.volumeGeometry, shader: this.shader }));
-    this.container.addChild(new Mesh({ geometry: this.candleGeometry, shader: this.shader }));
+    this.mesh = new Mesh({ geometry: this.quads.geometry, shader: this.shader });
+    this.mesh.visible = false;
+    this.container.addChild(this.mesh);
   }
 
   setTheme(theme: ResolvedTheme): void {
-    const u = this.shader.resources.seriesUniforms.uniforms as CandleUniforms;
-    setVec(u.uUp, theme.up);
-    setVec(u.uDown, theme.down);
-    setVec(u.uVolumeUp, theme.volumeUp);
-    setVec(u.uVolumeDown, theme.volumeDown);
+    this.up = toLittleEndianRgba(theme.up);
+    this.down = toLittleEndianRgba(theme.down);
+    this.volumeUp = toLittleEndianRgba(theme.volumeUp);
+    this.volumeDown = toLittleEndianRgba(theme.volumeDown);
+    this.version = -1;
   }
 
   sync(view: SeriesView, deviceWidth: number, deviceHeight: number): void {
-    const u = this.shader.resources.seriesUniforms.uniforms as CandleUniforms;
-    u.uSize[0] = deviceWidth;
-    u.uSize[1] = deviceHeight;
+    this.size[0] = deviceWidth;
+    this.size[1] = deviceHeight;
     if (view.version === this.version) return;
     this.version = view.version;
-    u.uWick = view.wickWidth;
-    u.uVolumeBottom = view.volumeBottom;
-    const floats = view.count * SERIES_STRIDE;
-    if (view.count > this.capacity) {
-      this.capacity = Math.max(view.count, this.capacity * 2);
-      this.instances.data = new Float32Array(this.capacity * SERIES_STRIDE);
+    const n = view.count;
+    const d = view.data;
+    const wick = view.wickWidth;
+    const volumeBottom = view.volumeBottom;
+    const { f32, u32 } = this.quads.vertices(3 * n);
+    let q = 0;
+    let px = 0;
+    // Corners in the order (l,t) (r,t) (r,b) (l,b), as the instanced shader's mix(…, aCorner) made them.
+    const quad = (l: number, t: number, r: number, b: number, color: number): void => {
+      const o = q * 4 * SERIES_VERTEX_FLOATS;
+      f32[o] = l;
+      f32[o + 1] = t;
+      f32[o + 3] = r;
+      f32[o + 4] = t;
+      f32[o + 6] = r;
+      f32[o + 7] = b;
+      f32[o + 9] = l;
+      f32[o + 10] = b;
+      u32[o + 2] = u32[o + 5] = u32[o + 8] = u32[o + 11] = color;
+      px += (r - l) * (b - t);
+      q++;
+    };
+    // Volume under everything.
+    for (let c = 0, o = 0; c < n; c++, o += SERIES_STRIDE) {
+      const body = d[o + 1];
+      const left = d[o] + (wick - body) * 0.5;
+      quad(left, d[o + 6], left + body, volumeBottom, d[o + 7] > 0.5 ? this.volumeUp : this.volumeDown);
     }
-    (this.instances.data as Float32Array).set(view.data.subarray(0, floats));
-    // Upload only the rows written this frame.
-    this.instances.update(floats * 4);
-    this.volumeGeometry.instanceCount = view.count;
-    this.candleGeometry.instanceCount = view.count;
+    for (let c = 0, o = 0; c < n; c++, o += SERIES_STRIDE) {
+      const x = d[o];
+      const body = d[o + 1];
+      const yOpen = d[o + 2];
+      const yHigh = d[o + 3];
+      const yLow = d[o + 4];
+      const yClose = d[o + 5];
+      const color = d[o + 7] > 0.5 ? this.up : this.down;
+      quad(x, yHigh, x + wick, yLow + 1, color);
+      const covered = body === wick && yOpen >= yHigh && yOpen <= yLow && yClose >= yHigh && yClose <= yLow;
+      if (!covered) {
+        const top = Math.min(yOpen, yClose);
+        const left = x + (wick - body) * 0.5;
+        quad(left, top, left + body, Math.max(yOpen, yClose, top + 1), color);
+      }
+    }
+    this.quads.commit(q);
+    this.mesh.visible = q > 0;
+    this.pixels = px;
+    this.quadCount = q;
   }
 
   destroy(): void {
     this.container.destroy({ children: true });
-    destroyGeometries([this.volumeGeometry, this.candleGeometry]);
+    this.quads.destroy();
     this.shader.destroy(false);
   }
 }
 
-/** Rects, anti-aliased segments (solid or dashed) and discs of one layer: one instanced draw call. */
+/**
+ * Rects, anti-aliased segments (solid or dashed) and discs of one layer: one non-instanced draw,
+ * each primitive's record copied into its quad's four vertices (the vertex shader is the one the
+ * instanced version used).
+ */
 export class PrimitiveLayer {
   readonly container = new Container({ label: 'primitives' });
-  private readonly instances: Buffer;
-  private readonly geometry: Geometry;
+  private readonly quads: QuadGeometry;
   private readonly shader: Shader;
+  private readonly mesh: Mesh<Geometry, Shader>;
   private readonly size = new Float32Array([1, 1]);
   private version = -1;
-  private capacity = 256;
 
   constructor(label: string) {
     this.container.label = label;
-    this.instances = new Buffer({ data: new Float32Array(this.capacity * PRIM_STRIDE), usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
-    const stride = PRIM_STRIDE * 4;
-    this.geometry = new Geometry({
-      attributes: {
-        aCorner: { buffer: QUAD_CORNERS, format: 'float32x2' },
-        aGeom: { buffer: this.instances, format: 'float32x4', stride, offset: 0, instance: true },
-        aParams: { buffer: this.instances, format: 'float32x4', stride, offset: 16, instance: true },
-        aColor: { buffer: this.instances, format: 'unorm8x4', stride, offset: 32, instance: true },
-        aColor2: { buffer: this.instances, format: 'unorm8x4', stride, offset: 36, instance: true },
+    this.quads = new QuadGeometry(
+      PRIM_STRIDE,
+      {
+        aGeom: { format: 'float32x4', offset: 0 },
+        aParams: { format: 'float32x4', offset: 16 },
+        aColor: { format: 'unorm8x4', offset: 32 },
+        aColor2: { format: 'unorm8x4', offset: 36 },
       },
-      indexBuffer: QUAD_INDEX,
-      instanceCount: 0,
-    });
+      true,
+    );
     this.shader = Shader.from({
       gl: { vertex: PRIM_VERTEX, fragment: PRIM_FRAGMENT, name: 'ct-primitives' },
       resources: { primUniforms: { uSize: { value: this.size, type: 'vec2<f32>' } } },
     });
-    this.container.addChild(new Mesh({ geometry: this.geometry, shader: this.shader }));
+    this.mesh = new Mesh({ geometry: this.quads.geometry, shader: this.shader });
+    this.mesh.visible = false;
+    this.container.addChild(this.mesh);
   }
 
   sync(list: PrimitiveList, deviceWidth: number, deviceHeight: number): void {
@@ -155,30 +151,14 @@ export class PrimitiveLayer {
     this.size[1] = deviceHeight;
     if (list.version === this.version) return;
     this.version = list.version;
-    const floats = list.count * PRIM_STRIDE;
-    if (list.count > this.capacity) {
-      this.capacity = Math.max(list.count, this.capacity * 2);
-      this.instances.data = new Float32Array(this.capacity * PRIM_STRIDE);
-    }
-    (this.instances.data as Float32Array).set(list.data.subarray(0, floats));
-    if (floats > 0) this.instances.update(floats * 4);
-    this.geometry.instanceCount = list.count;
+    this.quads.replicate(list.data, list.count);
+    this.quads.commit(list.count);
+    this.mesh.visible = list.count > 0;
   }
 
   destroy(): void {
     this.container.destroy({ children: true });
-    destroyGeometries([this.geometry]);
+    this.quads.destroy();
     this.shader.destroy(false);
   }
-}
-
-/** Destroys geometries and each of their buffers once (the series meshes share the instance buffer). */
-function destroyGeometries(geometries: Geometry[]): void {
-  const buffers = new Set<Buffer>();
-  for (const g of geometries) {
-    for (const b of g.buffers) buffers.add(b);
-    if (g.indexBuffer) buffers.add(g.indexBuffer);
-  }
-  for (const g of geometries) g.destroy(false);
-  for (const b of buffers) b.destroy();
 }

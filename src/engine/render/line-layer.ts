@@ -1,40 +1,39 @@
-import { Buffer, BufferUsage, Container, Geometry, Mesh, Shader } from 'pixi.js';
+import { Container, Mesh, Shader } from 'pixi.js';
 import { LINE_STRIDE, type LineList } from '../model/view/line-list';
+import { QuadGeometry } from './quads';
 import { LINE_FRAGMENT, LINE_VERTEX } from './shaders';
 
+/** Floats per vertex: the segment's start point (x, y, colour) and end point (x, y). */
+const SEGMENT_FLOATS = LINE_STRIDE + 2;
+
 /**
- * Every polyline of a layer (the indicators) in one instanced draw: the point buffer is read twice,
- * at offset 0 (segment start) and one point later (segment end), so a frame uploads 12 bytes per
- * point whatever the number of lines.
+ * Every polyline of a layer (the indicators) in one non-instanced draw: segment i is the five
+ * floats from point i (x, y, colour) to point i + 1 (x, y), copied into its quad's four vertices
+ * (see QuadGeometry for why not instancing). The vertex shader is the instanced one's.
  */
 export class LineLayer {
   readonly container = new Container({ label: 'indicator-lines' });
-  private readonly points: Buffer;
-  private readonly geometry: Geometry;
+  private readonly quads = new QuadGeometry(
+    SEGMENT_FLOATS,
+    {
+      aA: { format: 'float32x2', offset: 0 },
+      aColor: { format: 'unorm8x4', offset: 8 },
+      aB: { format: 'float32x2', offset: 12 },
+    },
+    true,
+    1024,
+  );
   private readonly shader: Shader;
   private readonly size = new Float32Array([1, 1]);
   private version = -1;
-  private capacity = 1024;
 
   constructor() {
-    this.points = new Buffer({ data: new Float32Array(this.capacity * LINE_STRIDE), usage: BufferUsage.VERTEX | BufferUsage.COPY_DST });
-    const stride = LINE_STRIDE * 4;
-    this.geometry = new Geometry({
-      attributes: {
-        aCorner: { buffer: new Float32Array([0, 0, 1, 0, 1, 1, 0, 1]), format: 'float32x2' },
-        aA: { buffer: this.points, format: 'float32x2', stride, offset: 0, instance: true },
-        aColor: { buffer: this.points, format: 'unorm8x4', stride, offset: 8, instance: true },
-        aB: { buffer: this.points, format: 'float32x2', stride, offset: stride, instance: true },
-      },
-      indexBuffer: new Uint16Array([0, 1, 2, 0, 2, 3]),
-      instanceCount: 0,
-    });
     this.shader = Shader.from({
       gl: { vertex: LINE_VERTEX, fragment: LINE_FRAGMENT, name: 'ct-lines' },
       resources: { lineUniforms: { uSize: { value: this.size, type: 'vec2<f32>' }, uWidth: { value: 1, type: 'f32' } } },
     });
-    const mesh = new Mesh({ geometry: this.geometry, shader: this.shader });
-    this.container.addChild(mesh);
+    this.container.addChild(new Mesh({ geometry: this.quads.geometry, shader: this.shader }));
+    this.container.visible = false;
   }
 
   sync(list: LineList, deviceWidth: number, deviceHeight: number): void {
@@ -43,24 +42,16 @@ export class LineLayer {
     if (list.version === this.version) return;
     this.version = list.version;
     (this.shader.resources.lineUniforms.uniforms as { uWidth: number }).uWidth = list.width;
-    const floats = list.count * LINE_STRIDE;
-    if (list.count > this.capacity) {
-      this.capacity = Math.max(list.count, this.capacity * 2);
-      this.points.data = new Float32Array(this.capacity * LINE_STRIDE);
-    }
-    (this.points.data as Float32Array).set(list.data.subarray(0, floats));
-    if (floats > 0) this.points.update(floats * 4);
-    this.geometry.instanceCount = Math.max(0, list.count - 1);
-    // Nothing to draw: keep Pixi from issuing an empty instanced draw.
-    this.container.visible = list.count > 1;
+    const segments = Math.max(0, list.count - 1);
+    this.quads.replicate(list.data, segments, LINE_STRIDE);
+    this.quads.commit(segments);
+    // Nothing to draw: no draw call at all.
+    this.container.visible = segments > 0;
   }
 
   destroy(): void {
     this.container.destroy({ children: true });
-    const buffers = new Set<Buffer>([...this.geometry.buffers]);
-    if (this.geometry.indexBuffer) buffers.add(this.geometry.indexBuffer);
-    this.geometry.destroy(false);
-    for (const b of buffers) b.destroy();
+    this.quads.destroy();
     this.shader.destroy(false);
   }
 }

@@ -1,45 +1,25 @@
 /**
- * GLSL ES 3.0 programs. Both work in device pixels: the model snaps geometry to the device pixel
+ * GLSL ES 3.0 programs. All work in device pixels: the model snaps geometry to the device pixel
  * grid, and the vertex shaders map pixels straight to clip space, so a 1 px line stays 1 px.
  * Pixi's blending is premultiplied-alpha, so colours are premultiplied in the vertex stage.
+ * No draw is instanced (see render/quads.ts): a quad's record is in each of its four vertices and
+ * `aCorner` says which corner the vertex is.
  */
-export const CANDLE_VERTEX = /* glsl */ `#version 300 es
+/**
+ * Series quads (wicks, bodies, volume), corners computed on the CPU in device pixels — the
+ * corners the former instanced candle shader computed (left/right/top/bottom of each part), so the
+ * same pixels.
+ */
+export const SERIES_VERTEX = /* glsl */ `#version 300 es
 precision highp float;
-in vec2 aCorner;
-in float aPart;
-in vec4 aBarA;   // wickLeft, bodyWidth, yOpen, yHigh
-in vec4 aBarB;   // yLow, yClose, yVolumeTop, up
+in vec2 aPos;
+in vec4 aColor;
 uniform vec2 uSize;
-uniform float uWick;
-uniform float uVolumeBottom;
-uniform vec4 uUp;
-uniform vec4 uDown;
-uniform vec4 uVolumeUp;
-uniform vec4 uVolumeDown;
 out vec4 vColor;
 
 void main() {
-  bool up = aBarB.w > 0.5;
-  float x = aBarA.x;
-  float bodyLeft = x + (uWick - aBarA.y) * 0.5;
-  float left; float right; float top; float bottom;
-  vec4 color;
-  if (aPart < 0.5) {
-    // Wick: from the high to the low, both pixel rows included.
-    left = x; right = x + uWick; top = aBarA.w; bottom = aBarB.x + 1.0;
-    color = up ? uUp : uDown;
-  } else if (aPart < 1.5) {
-    top = min(aBarA.z, aBarB.y);
-    bottom = max(max(aBarA.z, aBarB.y), top + 1.0);
-    left = bodyLeft; right = bodyLeft + aBarA.y;
-    color = up ? uUp : uDown;
-  } else {
-    left = bodyLeft; right = bodyLeft + aBarA.y; top = aBarB.z; bottom = uVolumeBottom;
-    color = up ? uVolumeUp : uVolumeDown;
-  }
-  vec2 p = vec2(mix(left, right, aCorner.x), mix(top, bottom, aCorner.y));
-  vColor = vec4(color.rgb * color.a, color.a);
-  gl_Position = vec4(p.x / uSize.x * 2.0 - 1.0, 1.0 - p.y / uSize.y * 2.0, 0.0, 1.0);
+  vColor = vec4(aColor.rgb * aColor.a, aColor.a);
+  gl_Position = vec4(aPos.x / uSize.x * 2.0 - 1.0, 1.0 - aPos.y / uSize.y * 2.0, 0.0, 1.0);
 }
 `;
 
@@ -129,9 +109,8 @@ void main() {
 `;
 
 /**
- * Polylines: instance i is the segment from point i to point i + 1 (two attributes over one point
- * buffer, 12 bytes per point). A segment touching a break point (y ≤ −1e29) collapses outside the
- * clip space. Quads reach one pixel past the line's half width across (anti-aliased edge) and half
+ * Polylines: quad i is the segment from point i to point i + 1 (its vertices carry both points).
+ * A segment touching a break point (y ≤ −1e29) collapses outside the clip space. Quads reach one pixel past the line's half width across (anti-aliased edge) and half
  * a width past each end along, so consecutive segments overlap at joins instead of notching.
  */
 export const LINE_VERTEX = /* glsl */ `#version 300 es

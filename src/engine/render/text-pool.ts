@@ -50,6 +50,8 @@ export class TextPool {
   readonly container = new Container({ label: 'texts', isRenderGroup: true });
   private readonly pool: BitmapText[] = [];
   private version = -1;
+  /** Labels shown after the last sync. */
+  shown = 0;
 
   constructor(
     private fontName: string,
@@ -63,9 +65,11 @@ export class TextPool {
     this.version = -1;
   }
 
-  sync(list: TextList, dpr: number): void {
-    if (list.version === this.version) return;
+  /** Returns how many labels were re-laid-out (new or changed strings). */
+  sync(list: TextList, dpr: number): number {
+    if (list.version === this.version) return 0;
     this.version = list.version;
+    let layouts = 0;
     for (let i = 0; i < list.count; i++) {
       const item = list.items[i];
       let t = this.pool[i];
@@ -73,8 +77,10 @@ export class TextPool {
         t = new BitmapText({ text: item.text, style: { fontFamily: this.fontName, fontSize: this.fontSize } });
         this.pool.push(t);
         this.container.addChild(t);
+        layouts++;
       } else if (t.text !== item.text) {
         t.text = item.text;
+        layouts++;
       }
       t.visible = true;
       t.tint = rgbOf(item.color);
@@ -84,5 +90,7 @@ export class TextPool {
       t.y = Math.round(item.y * dpr) / dpr;
     }
     for (let i = list.count; i < this.pool.length; i++) this.pool[i].visible = false;
+    this.shown = list.count;
+    return layouts;
   }
 }

@@ -117,7 +117,7 @@ export class PrimitiveList {
 }
 
 /** Swaps 0xRRGGBBAA into the byte order the GPU reads (its own inverse). */
-function toLittleEndianRgba(c: Rgba): number {
+export function toLittleEndianRgba(c: Rgba): number {
   return (((c & 255) << 24) | (((c >>> 8) & 255) << 16) | (((c >>> 16) & 255) << 8) | (c >>> 24)) >>> 0;
 }
 

@@ -1,0 +1,109 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { http } from '../client';
+import { messageResponseSchema } from '../contracts/common';
+import {
+  balanceSchema,
+  bracketBodySchema,
+  bracketResultSchema,
+  closePositionBodySchema,
+  orderSchema,
+  placeOrderBodySchema,
+  positionSchema,
+  type Balance,
+  type BracketBody,
+  type BracketResult,
+  type ClosePositionBody,
+  type Order,
+  type PlaceOrderBody,
+  type Position,
+} from '../contracts/trading';
+import { retryServerErrors } from '../query-meta';
+
+/**
+ * `/v1/trade/{apiKeyId}/…` (DESIGN §3.2) for the trading panels. Every call carries the key password
+ * in `X-Key-Password` (the server opens the key for that call only); answers are parsed with the
+ * shared contracts. Queries live under `['trade', apiKeyId, …]`; the account stream (trade-stream.ts)
+ * writes its snapshots into the same keys.
+ */
+export interface TradeKey {
+  apiKeyId: string;
+  keyPassword: string;
+}
+
+const base = (k: TradeKey) => `/v1/trade/${encodeURIComponent(k.apiKeyId)}`;
+const headers = (k: TradeKey) => ({ 'X-Key-Password': k.keyPassword });
+
+export const tradeQueryKey = {
+  all: (apiKeyId: string) => ['trade', apiKeyId] as const,
+  balance: (apiKeyId: string) => ['trade', apiKeyId, 'balance'] as const,
+  positions: (apiKeyId: string) => ['trade', apiKeyId, 'positions'] as const,
+  orders: (apiKeyId: string) => ['trade', apiKeyId, 'orders'] as const,
+};
+
+export async function getBalance(k: TradeKey): Promise<Balance> {
+  const { data } = await http.get<unknown>(`${base(k)}/balance`, { headers: headers(k) });
+  return balanceSchema.parse(data);
+}
+
+export async function getPositions(k: TradeKey): Promise<Position[]> {
+  const { data } = await http.get<unknown>(`${base(k)}/positions`, { headers: headers(k) });
+  return z.array(positionSchema).parse(data);
+}
+
+export async function getOpenOrders(k: TradeKey): Promise<Order[]> {
+  const { data } = await http.get<unknown>(`${base(k)}/orders`, { headers: headers(k) });
+  return z.array(orderSchema).parse(data);
+}
+
+export async function placeOrder(k: TradeKey, body: PlaceOrderBody): Promise<Order> {
+  const { data } = await http.post<unknown>(`${base(k)}/orders`, placeOrderBodySchema.parse(body), { headers: headers(k) });
+  return orderSchema.parse(data);
+}
+
+export async function placeBracket(k: TradeKey, body: BracketBody): Promise<BracketResult> {
+  const { data } = await http.post<unknown>(`${base(k)}/brackets`, bracketBodySchema.parse(body), { headers: headers(k) });
+  return bracketResultSchema.parse(data);
+}
+
+export async function cancelOrder(k: TradeKey, orderId: string): Promise<Order> {
+  const { data } = await http.delete<unknown>(`${base(k)}/orders/${encodeURIComponent(orderId)}`, { headers: headers(k) });
+  return orderSchema.parse(data);
+}
+
+export async function cancelAllOrders(k: TradeKey, symbol: string): Promise<string> {
+  const { data } = await http.delete<unknown>(`${base(k)}/orders`, { headers: headers(k), params: { symbol } });
+  return messageResponseSchema.parse(data).message;
+}
+
+export async function closePosition(k: TradeKey, body: ClosePositionBody): Promise<Order> {
+  const { data } = await http.post<unknown>(`${base(k)}/positions/close`, closePositionBodySchema.parse(body), { headers: headers(k) });
+  return orderSchema.parse(data);
+}
+
+const readOptions = { retry: retryServerErrors, staleTime: 5_000, refetchInterval: 15_000 } as const;
+
+export function useBalance(k: TradeKey | null) {
+  return useQuery({ queryKey: tradeQueryKey.balance(k?.apiKeyId ?? ''), queryFn: () => getBalance(k!), enabled: k !== null, ...readOptions, meta: { errorMessage: 'Unable to load the balance' } });
+}
+
+export function usePositions(k: TradeKey | null) {
+  return useQuery({ queryKey: tradeQueryKey.positions(k?.apiKeyId ?? ''), queryFn: () => getPositions(k!), enabled: k !== null, ...readOptions, meta: { errorMessage: 'Unable to load positions' } });
+}
+
+export function useOpenOrders(k: TradeKey | null) {
+  return useQuery({ queryKey: tradeQueryKey.orders(k?.apiKeyId ?? ''), queryFn: () => getOpenOrders(k!), enabled: k !== null, ...readOptions, meta: { errorMessage: 'Unable to load orders' } });
+}
+
+/** A trading action; afterwards the account is read again (the stream usually got there first). */
+export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: A) => Promise<R>, errorMessage: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (arg: A) => {
+      if (!k) throw new Error('Unlock an API key first');
+      return fn(k, arg);
+    },
+    onSettled: () => (k ? queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(k.apiKeyId) }) : undefined),
+    meta: { errorMessage },
+  });
+}

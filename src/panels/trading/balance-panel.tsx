@@ -1,0 +1,55 @@
+import { Stack, Table, Text } from '@mantine/core';
+import { useSnapshot } from 'valtio';
+import { useBalance } from '../../api/trade/trade-api';
+import { userSettings } from '../../state/user-settings';
+import type { PanelProps } from '../shared/panel-props';
+import { AccountGate } from './account-bar';
+import { MASK, money } from './format';
+import { useTradingAccount } from './use-trading-account';
+
+/** Balance (SPEC §3 `balanceType`, `maskBalance`): total or available, margin in use, unrealised PnL. */
+export function BalancePanel(_props: PanelProps) {
+  const account = useTradingAccount();
+  return (
+    <AccountGate account={account}>
+      <BalanceBody account={account} />
+    </AccountGate>
+  );
+}
+
+function BalanceBody({ account }: { account: ReturnType<typeof useTradingAccount> }) {
+  const s = useSnapshot(userSettings);
+  const balance = useBalance(account.tradeKey);
+  const b = balance.data;
+  if (!b) return <Text size="sm" c="dimmed">{balance.isError ? 'The balance could not be read.' : 'Reading the balance…'}</Text>;
+  const m = (v: string) => (s.maskBalance ? MASK : money(v, b.currency));
+  const headline = s.balanceType === 'available' ? b.available : b.total;
+  return (
+    <Stack gap={4} data-testid="balance">
+      <Text size="xs" c="dimmed">
+        {s.balanceType === 'available' ? 'Available' : 'Total'}
+      </Text>
+      <Text fw={700} size="lg" data-testid="balance-headline">
+        {m(headline)}
+      </Text>
+      <Table withRowBorders={false} fz="xs" verticalSpacing={2}>
+        <Table.Tbody>
+          <Table.Tr>
+            <Table.Td>{s.balanceType === 'available' ? 'Total' : 'Available'}</Table.Td>
+            <Table.Td ta="right">{m(s.balanceType === 'available' ? b.total : b.available)}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Td>Margin in use</Table.Td>
+            <Table.Td ta="right">{m(b.marginUsed)}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Td>Unrealised PnL</Table.Td>
+            <Table.Td ta="right" c={b.unrealisedPnl.startsWith('-') ? 'red' : 'teal'}>
+              {m(b.unrealisedPnl)}
+            </Table.Td>
+          </Table.Tr>
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

@@ -1,0 +1,24 @@
+import { dec, div, fixed, isZero, mul } from '../../api/contracts/decimal';
+
+/** A decimal string as the panels show it: trailing zeros cut, at most `max` decimals (display only). */
+export function show(value: string | null | undefined, max = 8): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const d = dec(value);
+  const s = fixed(d, Math.min(max, Math.max(d.scale, 0)));
+  return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
+}
+
+/** Money with 2 decimals (or more for coins), signed. */
+export function money(value: string, currency: string): string {
+  const coin = /^(BTC|XBT|ETH)$/.test(currency);
+  return `${fixed(dec(value), coin ? 8 : 2)} ${currency}`;
+}
+
+/** Unrealised PnL as % of the margin behind it (0 when there is no margin). */
+export function pnlPercent(pnl: string, margin: string): string {
+  const m = dec(margin);
+  if (isZero(m)) return '—';
+  return `${fixed(div(mul(dec(pnl), dec(100)), m, 4), 2)} %`;
+}
+
+export const MASK = '••••';

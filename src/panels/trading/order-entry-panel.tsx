@@ -1,0 +1,257 @@
+import { Button, Chip, Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import type { ExchangeId } from '../../api/contracts/common';
+import { dec, str } from '../../api/contracts/decimal';
+import type { BracketBody, PlaceOrderBody, Side } from '../../api/contracts/trading';
+import { fieldErrors } from '../../api/errors';
+import { useServerSettings } from '../../api/settings/get-server-settings';
+import { placeBracket, placeOrder, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
+import type { PanelProps } from '../shared/panel-props';
+import { useMarketTickers } from '../shared/use-market-tickers';
+import { AccountGate } from './account-bar';
+import { show } from './format';
+import { isNumberText, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, type EntryTerms } from './order-math';
+import { useTradingAccount } from './use-trading-account';
+
+const TYPES: Array<{ value: OrderEntryType; label: string }> = [
+  { value: 'bracket-order', label: 'Bracket' },
+  { value: 'market', label: 'Market' },
+  { value: 'limit', label: 'Limit' },
+  { value: 'stop-market', label: 'Stop market' },
+  { value: 'stop-limit', label: 'Stop limit' },
+  { value: 'take-profit', label: 'Take profit' },
+];
+const API_TYPE = { market: 'MARKET', limit: 'LIMIT', 'stop-market': 'STOP_MARKET', 'stop-limit': 'STOP_LIMIT', 'take-profit': 'TAKE_PROFIT' } as const;
+
+/** Order entry (DESIGN §3.4): bracket by default, sized from risk, everything shown before it is sent. */
+export function OrderEntryPanel(_props: PanelProps) {
+  const account = useTradingAccount();
+  return (
+    <AccountGate account={account}>
+      <OrderEntryBody account={account} />
+    </AccountGate>
+  );
+}
+
+function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAccount> }) {
+  const s = useSnapshot(userSettings);
+  const server = useServerSettings();
+  const riskOptions = server.data?.riskOptions ?? [0.5, 1, 1.5, 2];
+  const stopOptions = server.data?.stopLossOptions ?? [0.5, 1, 2, 3];
+  const balance = useBalance(account.tradeKey);
+  const { tickers } = useMarketTickers(s.exchangeName as ExchangeId);
+  const last = tickers.get(s.tradingPair)?.lastPrice;
+  const type = (TYPES.some((t) => t.value === s.orderType) ? s.orderType : 'bracket-order') as OrderEntryType;
+  const terms: EntryTerms = {
+    category: s.category === 'inverse' ? 'inverse' : 'linear',
+    contractSize: str(dec(s.contractValue > 0 ? s.contractValue : 1)),
+    stepSize: str(dec(s.stepSize)),
+    minQty: str(dec(s.minQty)),
+    maxQty: str(dec(s.maxQty)),
+    tickSize: str(dec(s.tickSize)),
+  };
+
+  const [side, setSide] = useState<Side>('BUY');
+  const [price, setPrice] = useState('');
+  const [trigger, setTrigger] = useState('');
+  const [qty, setQty] = useState('');
+  const [sizeMode, setSizeMode] = useState<'risk' | 'qty'>('risk');
+  const [riskPercent, setRiskPercent] = useState<number>(s.maxRisk);
+  const [stop, setStop] = useState('');
+  const [entryKind, setEntryKind] = useState<'MARKET' | 'LIMIT'>('MARKET');
+  const [targets, setTargets] = useState<Array<{ price: string; percent: number }>>([{ price: '', percent: 100 }]);
+  const [leverage, setLeverage] = useState(10);
+  const [reduceOnly, setReduceOnly] = useState(false);
+  const [postOnly, setPostOnly] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const bracket = type === 'bracket-order';
+  const entryPrice = bracket ? (entryKind === 'LIMIT' ? price : last !== undefined ? String(last) : '') : type === 'market' ? (last !== undefined ? String(last) : '') : type === 'limit' ? price : trigger;
+  const p = useMemo(
+    () =>
+      bracket && balance.data && isNumberText(entryPrice)
+        ? preview({ terms, side, entry: entryPrice, stop, balance: balance.data.available, riskPercent, qty: sizeMode === 'qty' && isNumberText(qty) ? qty : null, takeProfits: targets.map((t) => t.price), leverage })
+        : null,
+    [bracket, balance.data, entryPrice, stop, riskPercent, qty, sizeMode, targets, leverage, side, s.stepSize, s.tickSize, s.minQty, s.maxQty, s.contractValue, s.category],
+  );
+  const size = bracket && sizeMode === 'risk' ? (p?.qty ?? '') : qty;
+
+  const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused');
+  const placeB = useTradeAction(account.tradeKey, (k, body: BracketBody) => placeBracket(k, body), 'The bracket was refused');
+  const busy = place.isPending || placeB.isPending;
+
+  const submit = async () => {
+    const problems: Record<string, string> = {};
+    const sizeProblem = qtyProblem(size, terms);
+    if (sizeProblem) problems.qty = sizeProblem;
+    if (bracket) {
+      if (!isNumberText(stop)) problems['stopLoss.triggerPrice'] = 'Enter the stop-loss';
+      if (entryKind === 'LIMIT' && !isNumberText(price)) problems['entry.price'] = 'Enter the entry price';
+      const total = targets.reduce((a, t) => a + Math.round(t.percent * 100), 0);
+      if (total !== 10_000) problems.takeProfits = 'Take-profit sizes must add up to 100%';
+      targets.forEach((t, i) => {
+        if (!isNumberText(t.price)) problems[`takeProfits.${i}.price`] = 'Enter a price';
+      });
+    } else {
+      if ((type === 'limit' || type === 'stop-limit' || type === 'take-profit') && !isNumberText(price)) problems.price = 'Enter a price';
+      if (type !== 'market' && type !== 'limit' && !isNumberText(trigger)) problems.triggerPrice = 'Enter a trigger price';
+    }
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    try {
+      if (bracket) {
+        await placeB.mutateAsync({
+          symbol: s.tradingPair,
+          side,
+          qty: size,
+          entry: entryKind === 'LIMIT' ? { type: 'LIMIT', price } : { type: 'MARKET' },
+          stopLoss: { triggerPrice: stop },
+          takeProfits: targets.map((t) => ({ price: t.price, qtyPercent: t.percent })),
+        });
+      } else {
+        const apiType = API_TYPE[type as keyof typeof API_TYPE];
+        await place.mutateAsync({
+          symbol: s.tradingPair,
+          side,
+          type: apiType,
+          qty: size,
+          ...(apiType === 'LIMIT' || apiType === 'STOP_LIMIT' || apiType === 'TAKE_PROFIT' ? { price } : {}),
+          ...(apiType !== 'MARKET' && apiType !== 'LIMIT' ? { triggerPrice: trigger } : {}),
+          reduceOnly,
+          postOnly: apiType === 'LIMIT' && postOnly,
+          timeInForce: 'GTC',
+        });
+      }
+    } catch (err) {
+      // The toast says it; the fields it names are marked, and nothing typed is lost.
+      setErrors(fieldErrors(err));
+    }
+  };
+
+  const priceField = (label: string, value: string, set: (v: string) => void, field: string) => (
+    <TextInput size="xs" label={label} value={value} onChange={(e) => set(e.currentTarget.value)} onBlur={() => set(snapPrice(value, terms.tickSize))} error={errors[field]} inputMode="decimal" />
+  );
+
+  return (
+    <Stack gap={6} data-testid="order-entry">
+      <Group gap={6} grow>
+        <SegmentedControl size="xs" value={side} onChange={(v) => setSide(v as Side)} data={[{ value: 'BUY', label: 'Buy / Long' }, { value: 'SELL', label: 'Sell / Short' }]} color={side === 'BUY' ? 'teal' : 'red'} />
+      </Group>
+      <Group gap={6} grow>
+        <Select size="xs" aria-label="Order type" data={TYPES} value={type} onChange={(v) => v && updateUserSettings({ orderType: v as OrderEntryType })} allowDeselect={false} />
+        <Text size="xs" c="dimmed" ta="right">
+          {s.tradingPair} · last {last ?? '—'}
+        </Text>
+      </Group>
+
+      {bracket ? (
+        <>
+          <Group gap={6} grow>
+            <SegmentedControl size="xs" value={entryKind} onChange={(v) => setEntryKind(v as 'MARKET' | 'LIMIT')} data={[{ value: 'MARKET', label: 'Market entry' }, { value: 'LIMIT', label: 'Limit entry' }]} />
+          </Group>
+          {entryKind === 'LIMIT' ? priceField('Entry price', price, setPrice, 'entry.price') : null}
+          {priceField('Stop-loss', stop, setStop, 'stopLoss.triggerPrice')}
+          <Chip.Group>
+            <Group gap={4}>
+              {stopOptions.map((pct) => (
+                <Chip key={pct} size="xs" checked={false} onClick={() => isNumberText(entryPrice) && setStop(stopFromPercent(entryPrice, pct, side, terms.tickSize))}>
+                  SL {pct}%
+                </Chip>
+              ))}
+            </Group>
+          </Chip.Group>
+          <Group gap={6} align="flex-end">
+            <SegmentedControl size="xs" value={sizeMode} onChange={(v) => setSizeMode(v as 'risk' | 'qty')} data={[{ value: 'risk', label: 'Size from risk' }, { value: 'qty', label: 'Size' }]} />
+            {sizeMode === 'risk' ? (
+              <Group gap={4}>
+                {riskOptions.map((r) => (
+                  <Chip key={r} size="xs" checked={riskPercent === r} onChange={() => setRiskPercent(r)}>
+                    {r}%
+                  </Chip>
+                ))}
+              </Group>
+            ) : null}
+          </Group>
+        </>
+      ) : null}
+
+      {!bracket && type !== 'market' && type !== 'limit' ? priceField('Trigger price', trigger, setTrigger, 'triggerPrice') : null}
+      {!bracket && (type === 'limit' || type === 'stop-limit' || type === 'take-profit') ? priceField('Price', price, setPrice, 'price') : null}
+      {!bracket || sizeMode === 'qty' ? (
+        <TextInput size="xs" label={`Size (${terms.category === 'inverse' ? 'contracts' : `step ${terms.stepSize}`})`} value={qty} onChange={(e) => setQty(e.currentTarget.value)} onBlur={() => setQty(snapQty(qty, terms.stepSize))} error={errors.qty} inputMode="decimal" />
+      ) : (
+        <Text size="xs" data-testid="risk-size">
+          Size {p ? show(p.qty) : '—'}
+          {p?.clamped === 'min' ? ' (the minimum: more than the chosen risk)' : p?.clamped === 'max' ? ' (capped at the maximum)' : ''}
+          {errors.qty ? <Text span c="red"> · {errors.qty}</Text> : null}
+        </Text>
+      )}
+
+      {bracket ? (
+        <Stack gap={4}>
+          {targets.map((t, i) => (
+            <Group key={i} gap={4} align="flex-end" wrap="nowrap">
+              {priceField(`Take-profit ${i + 1}`, t.price, (v) => setTargets((list) => list.map((x, j) => (j === i ? { ...x, price: v } : x))), `takeProfits.${i}.price`)}
+              <NumberInput size="xs" label="%" w={70} min={1} max={100} value={t.percent} onChange={(v) => setTargets((list) => list.map((x, j) => (j === i ? { ...x, percent: Number(v) || 0 } : x)))} />
+              <Button size="compact-xs" variant="subtle" onClick={() => isNumberText(entryPrice) && isNumberText(stop) && setTargets((list) => list.map((x, j) => (j === i ? { ...x, price: targetAtR(entryPrice, stop, i + 2, side, terms.tickSize) } : x)))}>
+                {i + 2}R
+              </Button>
+            </Group>
+          ))}
+          {errors.takeProfits ? <Text size="xs" c="red">{errors.takeProfits}</Text> : null}
+          <Group gap={4}>
+            <Button size="compact-xs" variant="default" disabled={targets.length >= 5} onClick={() => setTargets((list) => [...list.map((x) => ({ ...x, percent: Math.floor(100 / (list.length + 1)) })), { price: '', percent: 100 - Math.floor(100 / (list.length + 1)) * list.length }])}>
+              Add take-profit
+            </Button>
+            <Button size="compact-xs" variant="default" disabled={targets.length <= 1} onClick={() => setTargets((list) => list.slice(0, -1).map((x, _j, arr) => ({ ...x, percent: Math.floor(100 / arr.length) })).map((x, j, arr) => (j === arr.length - 1 ? { ...x, percent: 100 - Math.floor(100 / arr.length) * (arr.length - 1) } : x)))}>
+              Remove
+            </Button>
+            <NumberInput size="xs" w={90} label="Leverage" min={1} max={125} value={leverage} onChange={(v) => setLeverage(Number(v) || 1)} />
+          </Group>
+        </Stack>
+      ) : (
+        <Group gap={8}>
+          <Chip size="xs" checked={reduceOnly} onChange={setReduceOnly}>
+            Reduce-only
+          </Chip>
+          {type === 'limit' ? (
+            <Chip size="xs" checked={postOnly} onChange={setPostOnly}>
+              Post-only
+            </Chip>
+          ) : null}
+        </Group>
+      )}
+
+      {bracket && p ? (
+        <Table fz="xs" withRowBorders={false} verticalSpacing={1} data-testid="order-preview">
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Td>At risk</Table.Td>
+              <Table.Td ta="right">{show(p.riskAmount, 4)} {balance.data?.currency}</Table.Td>
+            </Table.Tr>
+            {p.rMultiples.map((r, i) => (
+              <Table.Tr key={i}>
+                <Table.Td>Take-profit {i + 1}</Table.Td>
+                <Table.Td ta="right">{r}R</Table.Td>
+              </Table.Tr>
+            ))}
+            <Table.Tr>
+              <Table.Td>Margin at {leverage}×</Table.Td>
+              <Table.Td ta="right">{show(p.margin, 4)}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Td>Est. liquidation</Table.Td>
+              <Table.Td ta="right">{show(p.liquidation, 2)}</Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      ) : null}
+
+      <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} onClick={() => void submit()} data-testid="place-order">
+        {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,93 @@
+import { Group, Table, Text } from '@mantine/core';
+import { useSnapshot } from 'valtio';
+import type { Order } from '../../api/contracts/trading';
+import { cancelAllOrders, cancelOrder, useOpenOrders, useTradeAction } from '../../api/trade/trade-api';
+import { userSettings } from '../../state/user-settings';
+import type { PanelProps } from '../shared/panel-props';
+import { AccountGate } from './account-bar';
+import { ConfirmButton } from './confirm-button';
+import { show } from './format';
+import { useTradingAccount } from './use-trading-account';
+
+const TYPE_LABEL: Record<Order['type'], string> = {
+  LIMIT: 'Limit',
+  MARKET: 'Market',
+  STOP: 'Stop',
+  STOP_LIMIT: 'Stop limit',
+  STOP_MARKET: 'Stop market',
+  TAKE_PROFIT: 'Take profit',
+  TAKE_PROFIT_MARKET: 'Take profit market',
+  TRAILING_STOP_MARKET: 'Trailing stop',
+  CONDITIONAL: 'Conditional',
+};
+
+function age(iso: string, now: number): string {
+  const s = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** Open orders (waiting stops included), live from the account stream; cancel one (confirm per the flag) or all. */
+export function OrdersPanel(_props: PanelProps) {
+  const account = useTradingAccount();
+  return (
+    <AccountGate account={account}>
+      <OrdersBody account={account} />
+    </AccountGate>
+  );
+}
+
+function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount> }) {
+  const s = useSnapshot(userSettings);
+  const orders = useOpenOrders(account.tradeKey);
+  const cancel = useTradeAction(account.tradeKey, (k, id: string) => cancelOrder(k, id), 'Unable to cancel the order');
+  const cancelAll = useTradeAction(account.tradeKey, (k, symbol: string) => cancelAllOrders(k, symbol), 'Unable to cancel the orders');
+  if (!orders.data) return <Text size="sm" c="dimmed">{orders.isError ? 'Orders could not be read.' : 'Reading orders…'}</Text>;
+  const rows = orders.data.filter((o) => !s.hideOtherSymbolsOrders || o.symbol === s.tradingPair);
+  if (!rows.length) return <Text size="sm" c="dimmed" data-testid="no-orders">No open orders</Text>;
+  const now = Date.now();
+  return (
+    <>
+      <Group justify="flex-end" mb={4}>
+        <ConfirmButton size="compact-xs" variant="light" color="red" confirm={s.confirmCancelOrder} question={`Cancel every open ${s.tradingPair} order?`} onConfirm={() => cancelAll.mutate(s.tradingPair)}>
+          Cancel all {s.tradingPair}
+        </ConfirmButton>
+      </Group>
+      <Table.ScrollContainer minWidth={820}>
+        <Table fz="xs" striped data-testid="orders-table">
+          <Table.Thead>
+            <Table.Tr>
+              {['Symbol', 'Status', 'Type', 'Side', 'Price', 'Trigger', 'Size', 'Filled', 'Reduce-only', 'Role', 'Age', ''].map((h) => (
+                <Table.Th key={h}>{h}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((o) => (
+              <Table.Tr key={o.id}>
+                <Table.Td fw={600}>{o.symbol}</Table.Td>
+                <Table.Td>{o.status}</Table.Td>
+                <Table.Td>{TYPE_LABEL[o.type]}</Table.Td>
+                <Table.Td c={o.side === 'BUY' ? 'teal' : 'red'}>{o.side === 'BUY' ? 'Buy' : 'Sell'}</Table.Td>
+                <Table.Td>{show(o.price)}</Table.Td>
+                <Table.Td>{show(o.triggerPrice)}</Table.Td>
+                <Table.Td>{show(o.qty)}</Table.Td>
+                <Table.Td>{show(o.filledQty)}</Table.Td>
+                <Table.Td>{o.reduceOnly ? 'Yes' : ''}</Table.Td>
+                <Table.Td>{o.role ?? ''}</Table.Td>
+                <Table.Td>{age(o.createdAt, now)}</Table.Td>
+                <Table.Td>
+                  <ConfirmButton size="compact-xs" variant="subtle" color="red" confirm={s.confirmCancelOrder} question="Cancel this order?" onConfirm={() => cancel.mutate(o.id)} aria-label={`Cancel ${o.symbol} ${TYPE_LABEL[o.type]}`}>
+                    Cancel
+                  </ConfirmButton>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </>
+  );
+}

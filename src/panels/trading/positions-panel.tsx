@@ -1,0 +1,81 @@
+import { Button, Group, Table, Text } from '@mantine/core';
+import { useSnapshot } from 'valtio';
+import type { ClosePositionBody, Position } from '../../api/contracts/trading';
+import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
+import { closePosition, usePositions, useTradeAction } from '../../api/trade/trade-api';
+import { showPairInActiveChart } from '../../state/chart-links';
+import { userSettings } from '../../state/user-settings';
+import type { ExchangeId } from '../../api/contracts/common';
+import type { PanelProps } from '../shared/panel-props';
+import { AccountGate } from './account-bar';
+import { ConfirmButton } from './confirm-button';
+import { pnlPercent, show } from './format';
+import { useTradingAccount } from './use-trading-account';
+
+/** Open positions, live from the account stream; close at market (confirm per the flag) or 25/50/100 %. */
+export function PositionsPanel(_props: PanelProps) {
+  const account = useTradingAccount();
+  return (
+    <AccountGate account={account}>
+      <PositionsBody account={account} />
+    </AccountGate>
+  );
+}
+
+function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccount> }) {
+  const s = useSnapshot(userSettings);
+  const positions = usePositions(account.tradeKey);
+  const quick = useFeatureFlag('FF_ENABLE_POSITION_QUICK_LINKS');
+  const close = useTradeAction(account.tradeKey, (k, body: ClosePositionBody) => closePosition(k, body), 'Unable to close the position');
+  const rows = (positions.data ?? []).filter((p) => !s.hideOtherSymbolsPositions || p.symbol === s.tradingPair);
+  if (!positions.data) return <Text size="sm" c="dimmed">{positions.isError ? 'Positions could not be read.' : 'Reading positions…'}</Text>;
+  if (!rows.length) return <Text size="sm" c="dimmed" data-testid="no-positions">No open positions</Text>;
+  const closeButtons = (p: Position) => (
+    <Group gap={4} wrap="nowrap">
+      {quick
+        ? [25, 50].map((pct) => (
+            <Button key={pct} size="compact-xs" variant="default" onClick={() => close.mutate({ symbol: p.symbol, percent: pct, type: 'MARKET' })}>
+              {pct}%
+            </Button>
+          ))
+        : null}
+      <ConfirmButton size="compact-xs" color="red" variant="light" confirm={s.confirmClosePosition} question={`Close ${p.symbol} at market?`} onConfirm={() => close.mutate({ symbol: p.symbol, percent: 100, type: 'MARKET' })}>
+        Close
+      </ConfirmButton>
+    </Group>
+  );
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table fz="xs" striped highlightOnHover data-testid="positions-table">
+        <Table.Thead>
+          <Table.Tr>
+            {['Symbol', 'Side', 'Size', 'Notional', 'Entry', 'Mark', 'Liq.', 'Break-even', 'Unrealised PnL', 'Realised', 'Leverage', 'Margin', ''].map((h) => (
+              <Table.Th key={h}>{h}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((p) => (
+            <Table.Tr key={p.symbol} style={{ cursor: 'pointer' }} onClick={() => showPairInActiveChart(p.exchange as ExchangeId, p.symbol)}>
+              <Table.Td fw={600}>{p.symbol}</Table.Td>
+              <Table.Td c={p.side === 'BUY' ? 'teal' : 'red'}>{p.side === 'BUY' ? 'Long' : 'Short'}</Table.Td>
+              <Table.Td>{show(p.size)}</Table.Td>
+              <Table.Td>{show(p.notional, 2)}</Table.Td>
+              <Table.Td>{show(p.entryPrice)}</Table.Td>
+              <Table.Td>{show(p.markPrice)}</Table.Td>
+              <Table.Td>{show(p.liquidationPrice)}</Table.Td>
+              <Table.Td>{show(p.breakEvenPrice)}</Table.Td>
+              <Table.Td c={p.unrealisedPnl.startsWith('-') ? 'red' : 'teal'}>
+                {show(p.unrealisedPnl, 4)} ({pnlPercent(p.unrealisedPnl, p.margin)})
+              </Table.Td>
+              <Table.Td>{show(p.realisedPnl, 4)}</Table.Td>
+              <Table.Td>{show(p.leverage)}×</Table.Td>
+              <Table.Td>{p.marginMode === 'ISOLATED' ? 'Isolated' : 'Cross'}</Table.Td>
+              <Table.Td onClick={(e) => e.stopPropagation()}>{closeButtons(p)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

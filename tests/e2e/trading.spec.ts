@@ -1,0 +1,85 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ApiClient, signInThroughUi, signUpFreshUser } from './helpers';
+
+// Trading in the workstation (issue 12) on the simulator: a new trader creates a simulator key from
+// the panel, unlocks it, buys at market, sees the position and balance, places a bracket sized from
+// risk, sees its stop and take-profit among the orders, cancels them and closes the position.
+
+let admin: ApiClient;
+let registrationWas: boolean;
+
+test.beforeAll(async () => {
+  admin = await ApiClient.admin();
+  registrationWas = await admin.setFlag('FF_ENABLE_REGISTRATION', true);
+});
+
+test.afterAll(async () => {
+  await admin.setFlag('FF_ENABLE_REGISTRATION', registrationWas);
+  await admin.dispose();
+});
+
+const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+/** A test id inside one workstation panel (several panels show the same key bar). */
+const inPanel = (page: Page, panel: string, testId: string) => page.getByTestId(`panel-${panel}`).getByTestId(testId);
+
+test('a trader creates a simulator key, buys, places a bracket from risk, cancels its orders and closes the position', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInThroughUi(page, await signUpFreshUser('trader'));
+  await expect(page.getByTestId('workstation')).toBeVisible();
+
+  // No key yet: the panel says so and offers a simulator key.
+  await tab(page, 'Order entry').click();
+  const orderEntry = page.getByTestId('panel-order-entry');
+  await expect(orderEntry.getByTestId('no-api-key')).toContainText('No API key for binance');
+  await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
+  await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
+
+  // Unlock it, remembered on this device.
+  const unlock = inPanel(page, 'order-entry', 'unlock-key');
+  await expect(unlock).toBeVisible({ timeout: 15_000 });
+  await unlock.getByLabel('Key password').fill('trade-pass-1');
+  await unlock.getByLabel('Remember on this device').check();
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+  await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+
+  // A market buy of 0.010 BTC.
+  const entry = inPanel(page, 'order-entry', 'order-entry');
+  await entry.getByLabel('Order type').click();
+  await page.getByRole('option', { name: 'Market', exact: true }).click();
+  await entry.getByLabel(/^Size/).fill('0.010');
+  await entry.getByTestId('place-order').click();
+
+  await tab(page, 'Positions').click();
+  const positions = inPanel(page, 'positions', 'positions-table');
+  await expect(positions).toContainText('BTCUSDT', { timeout: 15_000 });
+  await expect(positions).toContainText('Long');
+  await tab(page, 'Balance').click();
+  await expect(inPanel(page, 'balance', 'balance-headline')).toContainText('USDT');
+
+  // A bracket: stop 1 % below, size from 1 % risk, one take-profit at 2R.
+  await tab(page, 'Order entry').click();
+  await entry.getByLabel('Order type').click();
+  await page.getByRole('option', { name: 'Bracket', exact: true }).click();
+  await entry.getByText('SL 1%', { exact: true }).click();
+  await expect(entry.getByLabel('Stop-loss')).not.toHaveValue('');
+  await entry.getByText('1%', { exact: true }).click();
+  await entry.getByRole('button', { name: '2R' }).click();
+  await expect(entry.getByTestId('order-preview')).toContainText('2R');
+  await expect(entry.getByTestId('risk-size')).not.toContainText('Size —');
+  await entry.getByTestId('place-order').click();
+
+  await tab(page, 'Orders').click();
+  const orders = inPanel(page, 'orders', 'orders-table');
+  await expect(orders).toContainText('stop-loss', { timeout: 15_000 });
+  await expect(orders).toContainText('take-profit');
+  await expect(orders).toContainText('UNTRIGGERED');
+
+  // Cancel every BTCUSDT order (confirm), then close the position (confirm).
+  await page.getByTestId('panel-orders').getByRole('button', { name: 'Cancel all BTCUSDT' }).click();
+  await page.getByRole('button', { name: 'Yes' }).click();
+  await expect(inPanel(page, 'orders', 'no-orders')).toBeVisible({ timeout: 15_000 });
+  await tab(page, 'Positions').click();
+  await positions.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Yes' }).click();
+  await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible({ timeout: 15_000 });
+});
