@@ -158,8 +158,7 @@ export class ChartRenderer {
     // EXPERIMENT (temporary)
     const exp = (globalThis as { __ctExp?: string }).__ctExp ?? '';
     if (exp) {
-      this.series.container.children[0].visible = !exp.includes('novol');
-      this.series.container.children[1].visible = !exp.includes('nocandle');
+      this.series.container.visible = !exp.includes('noseries');
       for (const l of this.layers) {
         l.prims.container.visible = !exp.includes('noprims') && !exp.includes('no' + l.prims.container.label);
         if (l.texts) l.texts.container.visible = !exp.includes('notext');
