@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
-import { ApiClient, signInThroughUi, signUpFreshUser, withFlags, type Credentials } from './helpers';
+import { ApiClient, signInThroughUi, signUpFreshUser, withFlags, yForPrice, type Credentials } from './helpers';
 
 // The chart panel (issues 4 and 5) against the simulator: live candles, a second chart on another
 // pair, the data source following exchange and interval, drawings kept on the server, alerts on the
@@ -44,29 +44,6 @@ function candleRequest(exchange: string, path: string, params: Record<string, st
 async function panePoint(body: Locator, fx: number, fy: number): Promise<{ x: number; y: number }> {
   const box = (await body.boundingBox())!;
   return { x: box.x + (box.width - 90) * fx, y: box.y + box.height * fy };
-}
-
-/**
- * The screen y of `price` on the chart: the crosshair reports the price under the pointer, so a
- * binary search over the pane's height finds it (prices fall as y grows).
- */
-async function yForPrice(page: Page, body: Locator, price: number, x: number): Promise<number> {
-  const box = (await body.boundingBox())!;
-  let top = box.y + 20;
-  let bottom = box.y + box.height - 40;
-  for (let i = 0; i < 14 && bottom - top > 0.5; i++) {
-    const mid = (top + bottom) / 2;
-    // Chromium delivers pointer moves with the next animation frame: leave the pane first (the
-    // attribute goes), so the value read is the one for this position, not the previous one.
-    await page.mouse.move(x, box.y - 8);
-    await expect(body).not.toHaveAttribute('data-crosshair-price');
-    await page.mouse.move(x, mid);
-    await expect(body).toHaveAttribute('data-crosshair-price', /\d/);
-    const at = Number(await body.getAttribute('data-crosshair-price'));
-    if (at > price) top = mid;
-    else bottom = mid;
-  }
-  return (top + bottom) / 2;
 }
 
 test('the default layout shows a live chart of BTCUSDT 5m from the simulator', async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, request, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, request, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN, E2E_BASE_URL } from './env';
 
 /** localStorage key of the refresh token (SPEC §4). */
@@ -208,4 +208,27 @@ export async function seedReferrer(admin: ApiClient, volumes: Record<string, num
   }));
   await admin.send('POST', '/v1/fills/import', { fills });
   return { referrer, referred };
+}
+
+/**
+ * The screen y of `price` on the chart: the crosshair reports the price under the pointer, so a
+ * binary search over the pane's height finds it (prices fall as y grows).
+ */
+export async function yForPrice(page: Page, body: Locator, price: number, x: number): Promise<number> {
+  const box = (await body.boundingBox())!;
+  let top = box.y + 20;
+  let bottom = box.y + box.height - 40;
+  for (let i = 0; i < 14 && bottom - top > 0.5; i++) {
+    const mid = (top + bottom) / 2;
+    // Chromium delivers pointer moves with the next animation frame: leave the pane first (the
+    // attribute goes), so the value read is the one for this position, not the previous one.
+    await page.mouse.move(x, box.y - 8);
+    await expect(body).not.toHaveAttribute('data-crosshair-price');
+    await page.mouse.move(x, mid);
+    await expect(body).toHaveAttribute('data-crosshair-price', /\d/);
+    const at = Number(await body.getAttribute('data-crosshair-price'));
+    if (at > price) top = mid;
+    else bottom = mid;
+  }
+  return (top + bottom) / 2;
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ApiClient, signInThroughUi, signUpFreshUser } from './helpers';
+import { ApiClient, signInThroughUi, signUpFreshUser, yForPrice } from './helpers';
 
 // Trading in the workstation (issue 12) on the simulator: a new trader creates a simulator key from
 // the panel, unlocks it, buys at market, sees the position and balance, places a bracket sized from
@@ -73,6 +73,29 @@ test('a trader creates a simulator key, buys, places a bracket from risk, cancel
   await expect(orders).toContainText('stop-loss', { timeout: 15_000 });
   await expect(orders).toContainText('take-profit');
   await expect(orders).toContainText('UNTRIGGERED');
+
+  // On the chart: the stop, the take-profit, the position's entry and break-even (and liquidation when it has one).
+  const body = page.getByTestId('chart-body').first();
+  await expect(body).toHaveAttribute('data-trade-lines', /^[4-5]$/, { timeout: 15_000 });
+  // Drag the stop line up halfway to the price: the order is amended on the exchange.
+  const stopRow = orders.getByRole('row').filter({ hasText: 'stop-loss' });
+  const stopAt = Number((await stopRow.getByRole('cell').nth(5).textContent()) ?? '0');
+  const last = Number(await body.getAttribute('data-last-price'));
+  const box = (await body.boundingBox())!;
+  const x = box.x + (box.width - 90) * 0.5;
+  const fromY = await yForPrice(page, body, stopAt, x);
+  const toY = await yForPrice(page, body, stopAt + (last - stopAt) / 2, x);
+  const amended = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/orders\//.test(r.url()) && r.request().method() === 'PATCH');
+  await page.mouse.move(x, fromY);
+  await page.mouse.down();
+  await page.mouse.move(x, toY, { steps: 10 });
+  await page.mouse.up();
+  const res = await amended;
+  expect(res.status()).toBe(200);
+  const moved = (await res.json()) as { triggerPrice: string; role: string };
+  expect(moved.role).toBe('stop-loss');
+  expect(Number(moved.triggerPrice)).toBeGreaterThan(stopAt);
+  await expect(orders).toContainText(String(Number(moved.triggerPrice)), { timeout: 15_000 });
 
   // Cancel every BTCUSDT order (confirm), then close the position (confirm).
   await page.getByTestId('panel-orders').getByRole('button', { name: 'Cancel all BTCUSDT' }).click();

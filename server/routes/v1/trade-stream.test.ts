@@ -103,6 +103,16 @@ describe.each(TEST_DRIVERS)('/v1/trade/stream on %s (simulator)', (driver) => {
     s.socket.close();
   });
 
+  it('a subscribe sent right behind the auth (before its answer) waits for it', async () => {
+    const key = await addKey(user, 'bybit');
+    const c = new StreamClient(await t.app.injectWS('/v1/trade/stream'));
+    c.send({ op: 'auth', accessToken: user.accessToken });
+    c.send({ op: 'subscribe', apiKeyId: key.id, keyPassword: KEY_PASSWORD });
+    await c.next(is('snapshot'));
+    expect(c.closeCode).toBeNull();
+    c.socket.close();
+  });
+
   describe.each(['binance', 'bybit', 'okx', 'bitmex'] as const)('%s', (exchange) => {
     it('connects, snapshots, and delivers a fill in under 500 ms; two tabs share one exchange connection', async () => {
       const key = await addKey(user, exchange);

@@ -38,6 +38,8 @@ export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (
     wsHandler: (socket: WebSocket) => {
       let user: AuthUser | null = null;
       let token = '';
+      /** The first `auth` while it is being checked: a `subscribe` sent right behind it waits for it. */
+      let authPending: Promise<void> | null = null;
       let closed = false;
       const keys = new Set<string>();
 
@@ -87,7 +89,7 @@ export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (
         const message = parsed.data;
         if (message.op === 'ping') return sub.send({ type: 'pong' });
         if (message.op === 'auth') {
-          authenticateAccessToken(app.db, secret, message.accessToken).then(
+          const check = authenticateAccessToken(app.db, secret, message.accessToken).then(
             (u) => {
               if (user && u.id !== user.id) return refuse(403, 'A stream belongs to one user');
               user = u;
@@ -97,6 +99,12 @@ export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (
             },
             (err: unknown) => refuse(401, err instanceof HttpError ? err.message : AUTH_REQUIRED),
           );
+          if (!user) authPending = check.finally(() => (authPending = null));
+          return;
+        }
+        if (!user && authPending) {
+          const waiting = authPending;
+          void waiting.then(() => socket.emit('message', raw, isBinary));
           return;
         }
         const me = user;

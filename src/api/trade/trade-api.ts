@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { http } from '../client';
 import { messageResponseSchema } from '../contracts/common';
 import {
+  amendOrderBodySchema,
   balanceSchema,
   bracketBodySchema,
   bracketResultSchema,
@@ -10,6 +11,7 @@ import {
   orderSchema,
   placeOrderBodySchema,
   positionSchema,
+  type AmendOrderBody,
   type Balance,
   type BracketBody,
   type BracketResult,
@@ -106,4 +108,9 @@ export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: 
     onSettled: () => (k ? queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(k.apiKeyId) }) : undefined),
     meta: { errorMessage },
   });
+}
+
+export async function amendOrder(k: TradeKey, orderId: string, body: AmendOrderBody): Promise<Order> {
+  const { data } = await http.patch<unknown>(`${base(k)}/orders/${encodeURIComponent(orderId)}`, amendOrderBodySchema.parse(body), { headers: headers(k) });
+  return orderSchema.parse(data);
 }

@@ -66,11 +66,11 @@ export function openTradeStream(key: { apiKeyId: string; keyPassword: string }, 
       return;
     }
     handlers.onSocket?.('connecting');
+    let subscribed = false;
     const s = new Socket(url);
     socket = s;
     s.onopen = () => {
       s.send(JSON.stringify({ op: 'auth', accessToken: token }));
-      s.send(JSON.stringify({ op: 'subscribe', apiKeyId: key.apiKeyId, keyPassword: key.keyPassword }));
       reauth = setInterval(() => {
         const t = getToken();
         if (t && s.readyState === OPEN) s.send(JSON.stringify({ op: 'auth', accessToken: t }));
@@ -86,9 +86,12 @@ export function openTradeStream(key: { apiKeyId: string; keyPassword: string }, 
       const parsed = streamServerMessageSchema.safeParse(raw);
       if (!parsed.success) return;
       const m = parsed.data;
-      if (m.type === 'authenticated') {
+      if (m.type === 'authenticated' && !subscribed) {
+        // Subscribe once the server knows who we are (a re-auth later answers `authenticated` again).
+        subscribed = true;
         backoff = 500;
         refreshed = false;
+        s.send(JSON.stringify({ op: 'subscribe', apiKeyId: key.apiKeyId, keyPassword: key.keyPassword }));
         handlers.onSocket?.('connected');
       }
       handlers.onMessage(m);

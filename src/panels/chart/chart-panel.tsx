@@ -19,6 +19,7 @@ import { IndicatorDialog } from './indicator-dialog';
 import { IndicatorLegend } from './indicator-legend';
 import { IndicatorMenu } from './indicator-menu';
 import { useActiveChartInstrument } from './use-active-chart-instrument';
+import { useChartTradeLines } from './use-chart-trade-lines';
 import { useChartAlerts } from './use-chart-alerts';
 import { useChartDrawings, useLocalFibImport } from './use-chart-drawings';
 import { useChartEngine } from './use-chart-engine';
@@ -44,7 +45,7 @@ const isTyping = (target: EventTarget | null) =>
  * Indicators menu and the legend).
  *
  * Test hooks on `[data-testid=chart-body]`: `data-status` (idle|loading|ready|empty|error),
- * `data-last-price`, `data-bars`, `data-drawings`, `data-alert-lines`, `data-crosshair-price` — written directly to the
+ * `data-last-price`, `data-bars`, `data-drawings`, `data-alert-lines`, `data-trade-lines`, `data-crosshair-price` — written directly to the
  * element for the per-tick ones, so a live price never re-renders React.
  */
 export function ChartPanel({ node }: PanelProps) {
@@ -107,7 +108,8 @@ export function ChartPanel({ node }: PanelProps) {
 
   const drawingCount = useChartDrawings(engine, market, { drawing: drawingOn, fib: fibOn });
   useLocalFibImport();
-  const { createAt, lineCount } = useChartAlerts(engine, market, alertsOn, livePrice, tickSize);
+  const tradeLines = useChartTradeLines(engine, market, tickSize);
+  const { createAt, lineCount } = useChartAlerts(engine, market, alertsOn, livePrice, tickSize, tradeLines);
 
   const crosshair = useRef<CrosshairInfo | null>(null);
   useEffect(() => {
@@ -168,6 +170,7 @@ export function ChartPanel({ node }: PanelProps) {
           data-status={failure ? 'error' : status}
           data-drawings={drawingCount}
           data-alert-lines={lineCount}
+          data-trade-lines={tradeLines.length}
           pos="relative"
           style={{ flex: 1, minWidth: 0, overflow: 'hidden' }}
           onContextMenu={onContextMenu}

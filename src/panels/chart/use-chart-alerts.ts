@@ -3,11 +3,12 @@ import { useCreateAlert } from '../../api/alerts/create-alert';
 import { useMarketAlerts } from '../../api/alerts/list-alerts';
 import { useUpdateAlert } from '../../api/alerts/update-alert';
 import type { Alert } from '../../api/contracts/alerts';
-import type { ChartEngine } from '../../engine';
+import type { ChartEngine, PriceLine } from '../../engine';
 import { toastError } from '../../ui/toast';
 import { alertIdOfLine, alertLines, moveAlertPrices } from './alert-lines';
 import type { Market } from './drawing-records';
 
+const NO_LINES: readonly PriceLine[] = [];
 const NO_ALERTS: readonly Alert[] = [];
 
 export interface ChartAlerts {
@@ -29,6 +30,7 @@ export function useChartAlerts(
   enabled: boolean,
   livePrice: { readonly current: number | undefined },
   tickSize: { readonly current: number },
+  extraLines: readonly PriceLine[] = NO_LINES,
 ): ChartAlerts {
   const alerts = useMarketAlerts(market.exchange, market.symbol);
   const shown: readonly Alert[] = enabled ? alerts : NO_ALERTS;
@@ -37,8 +39,10 @@ export function useChartAlerts(
   const { mutate: update } = useUpdateAlert();
   const { mutate: create } = useCreateAlert();
 
-  // Alerts are the only app lines for now; order and position lines will join this list.
-  useEffect(() => engine?.setLines(alertLines(shown)), [engine, shown]);
+  // The chart's app lines: its alerts and the traded key's orders and position (use-chart-trade-lines.ts).
+  const extraRef = useRef(extraLines);
+  extraRef.current = extraLines;
+  useEffect(() => engine?.setLines([...alertLines(shown), ...extraLines]), [engine, shown, extraLines]);
 
   useEffect(() => {
     if (!engine) return;
@@ -49,7 +53,7 @@ export function useChartAlerts(
       const move = moveAlertPrices(alert, price, livePrice.current, tickSize.current);
       if (!move) {
         // Nothing to send: the engine moved its copy of the line, put it back.
-        engine.setLines(alertLines(alertsRef.current));
+        engine.setLines([...alertLines(alertsRef.current), ...extraRef.current]);
         return;
       }
       update({ id: alert.id, triggerPrice: move.triggerPrice, initialPrice: move.initialPrice });

@@ -1,0 +1,81 @@
+import type { Order, Position } from '../../api/contracts/trading';
+import type { PriceLine } from '../../engine';
+
+/**
+ * Orders and the position on the chart (issue 12): every open order of the chart's pair is a
+ * draggable line at its price (a waiting stop or take-profit at its trigger) with its size and the PnL
+ * the position would book there; the position shows its entry (size, live PnL), liquidation and
+ * break-even. Numbers for drawing only: the exchange's strings stay the source of truth.
+ */
+const PREFIX = 'order:';
+
+const roleOf = (o: Order): NonNullable<PriceLine['role']> => {
+  if (o.role === 'stop-loss') return 'stop';
+  if (o.role === 'take-profit') return 'take-profit';
+  if (o.role === 'entry') return 'entry';
+  if (o.type === 'STOP_MARKET' || o.type === 'STOP_LIMIT' || o.type === 'STOP' || o.type === 'TRAILING_STOP_MARKET') return 'stop';
+  if (o.type === 'TAKE_PROFIT' || o.type === 'TAKE_PROFIT_MARKET') return 'take-profit';
+  return 'entry';
+};
+
+/** The price an order line sits at: the trigger while it waits, else the limit price. */
+export const linePriceOf = (o: Order): number | null => {
+  const p = o.triggerPrice ?? o.price;
+  return p === null ? null : Number(p);
+};
+
+/** PnL of `qty` of the position closed at `price` (linear: quote; inverse: coin). */
+function pnlAt(position: Position | undefined, price: number, qty: number): number | undefined {
+  if (!position) return undefined;
+  const entry = Number(position.entryPrice);
+  const dir = position.side === 'BUY' ? 1 : -1;
+  if (position.category === 'inverse') return dir * qty * (1 / entry - 1 / price);
+  const perUnit = Number(position.baseQty) / Number(position.size);
+  return dir * qty * perUnit * (price - entry);
+}
+
+export function tradeLines(orders: readonly Order[], position: Position | undefined): PriceLine[] {
+  const lines: PriceLine[] = [];
+  for (const o of orders) {
+    const price = linePriceOf(o);
+    if (price === null) continue;
+    const size = Number(o.qty) - Number(o.filledQty);
+    const closes = position && o.side !== position.side;
+    lines.push({
+      id: `${PREFIX}${o.id}`,
+      kind: 'order',
+      role: roleOf(o),
+      side: o.side === 'BUY' ? 'buy' : 'sell',
+      price,
+      size,
+      ...(closes ? { pnl: pnlAt(position, price, Math.min(size, Number(position.size))) } : {}),
+      draggable: true,
+    });
+  }
+  if (position) {
+    const side = position.side === 'BUY' ? 'buy' : 'sell';
+    lines.push({ id: 'position:entry', kind: 'position', role: 'entry', side, price: Number(position.entryPrice), size: Number(position.size), pnl: Number(position.unrealisedPnl) });
+    if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: Number(position.liquidationPrice) });
+    if (position.breakEvenPrice && position.breakEvenPrice !== position.entryPrice) lines.push({ id: 'position:break-even', kind: 'position', role: 'break-even', side, price: Number(position.breakEvenPrice) });
+  }
+  return lines;
+}
+
+export const orderIdOfLine = (lineId: string): string | null => (lineId.startsWith(PREFIX) ? lineId.slice(PREFIX.length) : null);
+
+/**
+ * Why a dropped stop line cannot go there (null: it can): a long's stop at or below the liquidation
+ * price (a short's at or above) would never fire before the liquidation.
+ */
+export function stopDropProblem(order: Order, position: Position | undefined, price: number): string | null {
+  if (!position?.liquidationPrice || roleOf(order) !== 'stop') return null;
+  const liq = Number(position.liquidationPrice);
+  if (position.side === 'BUY' && price <= liq) return `The stop must stay above the liquidation price ${position.liquidationPrice}`;
+  if (position.side === 'SELL' && price >= liq) return `The stop must stay below the liquidation price ${position.liquidationPrice}`;
+  return null;
+}
+
+/** What to send when an order line is dropped at `price` (a waiting order moves its trigger, a resting one its price). */
+export function amendFor(order: Order, price: string): { price: string } | { triggerPrice: string } {
+  return order.triggerPrice !== null && order.status === 'UNTRIGGERED' ? { triggerPrice: price } : { price };
+}
