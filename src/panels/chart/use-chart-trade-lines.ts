@@ -21,7 +21,7 @@ export function useChartTradeLines(engine: ChartEngine | null, market: { exchang
   const mine = useMemo(() => (orders.data ?? []).filter((o) => o.symbol === market.symbol), [orders.data, market.symbol]);
   const position = useMemo(() => (positions.data ?? []).find((p) => p.symbol === market.symbol), [positions.data, market.symbol]);
   // `version` makes a new array after a refused drag, so the engine redraws the line where it was.
-  const lines = useMemo(() => (shown ? tradeLines(mine, position) : []), [shown, mine, position, version]); // eslint-disable-line
+  const lines = useMemo(() => (shown && version >= 0 ? tradeLines(mine, position) : []), [shown, mine, position, version]);
   const state = useRef({ mine, position });
   state.current = { mine, position };
   const amend = useTradeAction(shown, (k, a: { id: string; body: AmendOrderBody }) => amendOrder(k, a.id, a.body), 'Unable to move the order');
