@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ApiClient, signInThroughUi, signUpFreshUser, yForPrice } from './helpers';
+import { ApiClient, createAccount, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice } from './helpers';
 
 // Trading in the workstation (issue 12) on the simulator: a new trader creates a simulator key from
 // the panel, unlocks it, buys at market, sees the position and balance, places a bracket sized from
@@ -102,7 +102,43 @@ test('a trader creates a simulator key, buys, places a bracket from risk, cancel
   await page.getByRole('button', { name: 'Yes' }).click();
   await expect(inPanel(page, 'orders', 'no-orders')).toBeVisible({ timeout: 15_000 });
   await tab(page, 'Positions').click();
+  // Half with the quick link (FF_ENABLE_POSITION_QUICK_LINKS), then the rest (confirm).
+  const sizeCell = positions.getByRole('row').filter({ hasText: 'BTCUSDT' }).getByRole('cell').nth(2);
+  const before = Number(await sizeCell.textContent());
+  await withFlags(admin, { FF_ENABLE_POSITION_QUICK_LINKS: true }, async () => {
+    await page.reload();
+    await tab(page, 'Positions').click();
+    await positions.getByRole('button', { name: '50%' }).click();
+    await expect.poll(async () => Number(await sizeCell.textContent()), { timeout: 15_000 }).toBeLessThan(before);
+  });
   await positions.getByRole('button', { name: 'Close' }).click();
   await page.getByRole('button', { name: 'Yes' }).click();
   await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible({ timeout: 15_000 });
+});
+
+test('a funded user with a $1,000 position limit sees the refusal at the size field, and nothing is placed', async ({ page }) => {
+  test.setTimeout(60_000);
+  const user = await createAccount(admin, 'funded-trader');
+  await admin.send('POST', '/v1/users/funded', { userId: user.id });
+  await admin.send('PATCH', '/v1/users/settings/trade', { userId: user.id, maxPositionNotional: 1000 });
+  const api = await ApiClient.create();
+  await api.signin(user);
+  const creds = await simApiCredentials(api, 'binance');
+  await api.send('POST', '/v1/api-keys', { name: 'funded key', exchange: 'binance', network: 'MAINNET', ...creds, keyPassword: 'funded-pass-1' });
+  await api.dispose();
+
+  await signInThroughUi(page, user);
+  await tab(page, 'Order entry').click();
+  const unlock = inPanel(page, 'order-entry', 'unlock-key');
+  await unlock.getByLabel('Key password').fill('funded-pass-1');
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+  const entry = inPanel(page, 'order-entry', 'order-entry');
+  await entry.getByLabel('Order type').click();
+  await page.getByRole('option', { name: 'Market', exact: true }).click();
+  await entry.getByLabel(/^Size/).fill('0.100');
+  await entry.getByTestId('place-order').click();
+  await expect(entry.getByText(/above your limit of \$1,000/)).toBeVisible({ timeout: 15_000 });
+  await expect(entry.getByLabel(/^Size/)).toHaveValue('0.100');
+  await tab(page, 'Positions').click();
+  await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible();
 });

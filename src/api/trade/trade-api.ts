@@ -8,14 +8,21 @@ import {
   bracketBodySchema,
   bracketResultSchema,
   closePositionBodySchema,
+  fillSchema,
+  leverageBodySchema,
+  marginModeBodySchema,
   orderSchema,
   placeOrderBodySchema,
   positionSchema,
+  tradeCursorPageSchema,
   type AmendOrderBody,
   type Balance,
   type BracketBody,
   type BracketResult,
   type ClosePositionBody,
+  type Fill,
+  type LeverageBody,
+  type MarginModeBody,
   type Order,
   type PlaceOrderBody,
   type Position,
@@ -113,4 +120,29 @@ export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: 
 export async function amendOrder(k: TradeKey, orderId: string, body: AmendOrderBody): Promise<Order> {
   const { data } = await http.patch<unknown>(`${base(k)}/orders/${encodeURIComponent(orderId)}`, amendOrderBodySchema.parse(body), { headers: headers(k) });
   return orderSchema.parse(data);
+}
+
+export async function setLeverage(k: TradeKey, body: LeverageBody): Promise<string> {
+  const { data } = await http.put<unknown>(`${base(k)}/leverage`, leverageBodySchema.parse(body), { headers: headers(k) });
+  return messageResponseSchema.parse(data).message;
+}
+
+export async function setMarginMode(k: TradeKey, body: MarginModeBody): Promise<string> {
+  const { data } = await http.put<unknown>(`${base(k)}/margin-mode`, marginModeBodySchema.parse(body), { headers: headers(k) });
+  return messageResponseSchema.parse(data).message;
+}
+
+export async function executeOrder(k: TradeKey, orderId: string): Promise<Order> {
+  const { data } = await http.post<unknown>(`${base(k)}/orders/${encodeURIComponent(orderId)}/execute`, undefined, { headers: headers(k) });
+  return orderSchema.parse(data);
+}
+
+export async function getOrderHistory(k: TradeKey, symbol: string, cursor?: string): Promise<{ data: Order[]; nextCursor: string | null }> {
+  const { data } = await http.get<unknown>(`${base(k)}/orders/history`, { headers: headers(k), params: { symbol, ...(cursor ? { cursor } : {}) } });
+  return tradeCursorPageSchema(orderSchema).parse(data);
+}
+
+export async function getFills(k: TradeKey, symbol: string, cursor?: string): Promise<{ data: Fill[]; nextCursor: string | null }> {
+  const { data } = await http.get<unknown>(`${base(k)}/fills`, { headers: headers(k), params: { symbol, ...(cursor ? { cursor } : {}) } });
+  return tradeCursorPageSchema(fillSchema).parse(data);
 }

@@ -3,10 +3,10 @@ import { useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
 import { dec, str } from '../../api/contracts/decimal';
-import type { BracketBody, PlaceOrderBody, Side } from '../../api/contracts/trading';
+import type { BracketBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
-import { placeBracket, placeOrder, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { placeBracket, placeOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
 import { updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
@@ -65,6 +65,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const [leverage, setLeverage] = useState(10);
   const [reduceOnly, setReduceOnly] = useState(false);
   const [postOnly, setPostOnly] = useState(false);
+  const [tif, setTif] = useState<TimeInForce>('GTC');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   const bracket = type === 'bracket-order';
@@ -78,6 +79,9 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   );
   const size = bracket && sizeMode === 'risk' ? (p?.qty ?? '') : qty;
 
+  const applyLeverage = useTradeAction(account.tradeKey, (k, body: LeverageBody) => putLeverage(k, body), 'Unable to set the leverage');
+  const applyMode = useTradeAction(account.tradeKey, (k, body: MarginModeBody) => putMarginMode(k, body), 'Unable to set the margin mode');
+  const notional = isNumberText(size) && isNumberText(entryPrice) ? (terms.category === 'inverse' ? Number(size) * Number(terms.contractSize) : Number(size) * Number(terms.contractSize) * Number(entryPrice)) : null;
   const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused');
   const placeB = useTradeAction(account.tradeKey, (k, body: BracketBody) => placeBracket(k, body), 'The bracket was refused');
   const busy = place.isPending || placeB.isPending;
@@ -121,12 +125,14 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           ...(apiType !== 'MARKET' && apiType !== 'LIMIT' ? { triggerPrice: trigger } : {}),
           reduceOnly,
           postOnly: apiType === 'LIMIT' && postOnly,
-          timeInForce: 'GTC',
+          timeInForce: apiType === 'LIMIT' && !postOnly ? tif : 'GTC',
         });
       }
     } catch (err) {
-      // The toast says it; the fields it names are marked, and nothing typed is lost.
-      setErrors(fieldErrors(err));
+      // The toast says it; the fields it names are marked (a funded-user size limit at the size), nothing typed is lost.
+      const fields = fieldErrors(err);
+      const sizeLimit = fields.maxPositionNotional ?? fields.maxRiskPercent ?? fields.dailyLossLimit;
+      setErrors(sizeLimit ? { ...fields, qty: sizeLimit } : fields);
     }
   };
 
@@ -180,10 +186,20 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
       {!bracket && type !== 'market' && type !== 'limit' ? priceField('Trigger price', trigger, setTrigger, 'triggerPrice') : null}
       {!bracket && (type === 'limit' || type === 'stop-limit' || type === 'take-profit') ? priceField('Price', price, setPrice, 'price') : null}
       {!bracket || sizeMode === 'qty' ? (
-        <TextInput size="xs" label={`Size (${terms.category === 'inverse' ? 'contracts' : `step ${terms.stepSize}`})`} value={qty} onChange={(e) => setQty(e.currentTarget.value)} onBlur={() => setQty(snapQty(qty, terms.stepSize))} error={errors.qty} inputMode="decimal" />
+        <TextInput
+          size="xs"
+          label={`Size (${terms.category === 'inverse' ? 'USD contracts' : `step ${terms.stepSize}`})`}
+          value={qty}
+          onChange={(e) => setQty(e.currentTarget.value)}
+          onBlur={() => setQty(snapQty(qty, terms.stepSize))}
+          error={errors.qty}
+          inputMode="decimal"
+          description={notional !== null ? `≈ $${notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : undefined}
+        />
       ) : (
         <Text size="xs" data-testid="risk-size">
           Size {p ? show(p.qty) : '—'}
+          {notional !== null ? ` ≈ $${notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : ''}
           {p?.clamped === 'min' ? ' (the minimum: more than the chosen risk)' : p?.clamped === 'max' ? ' (capped at the maximum)' : ''}
           {errors.qty ? <Text span c="red"> · {errors.qty}</Text> : null}
         </Text>
@@ -221,8 +237,28 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
               Post-only
             </Chip>
           ) : null}
+          {type === 'limit' && !postOnly ? (
+            <SegmentedControl size="xs" value={tif} onChange={(v) => setTif(v as TimeInForce)} data={['GTC', 'IOC', 'FOK']} aria-label="Time in force" />
+          ) : null}
         </Group>
       )}
+
+      <Group gap={6} align="flex-end">
+        <SegmentedControl
+          size="xs"
+          aria-label="Margin mode"
+          value={s.leverageMode === 'CROSSED' ? 'CROSS' : s.leverageMode}
+          onChange={(v) => {
+            updateUserSettings({ leverageMode: v as 'CROSS' | 'ISOLATED' });
+            applyMode.mutate({ symbol: s.tradingPair, marginMode: v as 'CROSS' | 'ISOLATED' });
+          }}
+          data={[{ value: 'CROSS', label: 'Cross' }, { value: 'ISOLATED', label: 'Isolated' }]}
+        />
+        {!bracket ? <NumberInput size="xs" w={90} label="Leverage" min={1} max={125} value={leverage} onChange={(v) => setLeverage(Number(v) || 1)} /> : null}
+        <Button size="compact-xs" variant="default" loading={applyLeverage.isPending} onClick={() => applyLeverage.mutate({ symbol: s.tradingPair, leverage })}>
+          Set {leverage}×
+        </Button>
+      </Group>
 
       {bracket && p ? (
         <Table fz="xs" withRowBorders={false} verticalSpacing={1} data-testid="order-preview">

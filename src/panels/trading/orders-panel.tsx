@@ -1,7 +1,11 @@
-import { Group, Table, Text } from '@mantine/core';
+import { Button, Group, Table, Tabs, Text } from '@mantine/core';
 import { useSnapshot } from 'valtio';
-import type { Order } from '../../api/contracts/trading';
-import { cancelAllOrders, cancelOrder, useOpenOrders, useTradeAction } from '../../api/trade/trade-api';
+import { dec, str } from '../../api/contracts/decimal';
+import type { AmendOrderBody, Order } from '../../api/contracts/trading';
+import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
+import { amendOrder, cancelAllOrders, cancelOrder, executeOrder, useOpenOrders, useTradeAction } from '../../api/trade/trade-api';
+import { AmendPopover } from './amend-popover';
+import { OrderHistory } from './order-history';
 import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from './account-bar';
@@ -34,7 +38,18 @@ export function OrdersPanel(_props: PanelProps) {
   const account = useTradingAccount();
   return (
     <AccountGate account={account}>
-      <OrdersBody account={account} />
+      <Tabs defaultValue="open" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="open">Open</Tabs.Tab>
+          <Tabs.Tab value="history">History</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="open" pt={4}>
+          <OrdersBody account={account} />
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt={4}>
+          {account.tradeKey ? <OrderHistory tradeKey={account.tradeKey} symbol={userSettings.tradingPair} /> : null}
+        </Tabs.Panel>
+      </Tabs>
     </AccountGate>
   );
 }
@@ -43,6 +58,9 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
   const s = useSnapshot(userSettings);
   const orders = useOpenOrders(account.tradeKey);
   const cancel = useTradeAction(account.tradeKey, (k, id: string) => cancelOrder(k, id), 'Unable to cancel the order');
+  const amend = useTradeAction(account.tradeKey, (k, a: { id: string; body: AmendOrderBody }) => amendOrder(k, a.id, a.body), 'Unable to change the order');
+  const execute = useTradeAction(account.tradeKey, (k, id: string) => executeOrder(k, id), 'Unable to execute the order');
+  const canExecute = useFeatureFlag('FF_ENABLE_EXECUTE_NON_TRIGGERED');
   const cancelAll = useTradeAction(account.tradeKey, (k, symbol: string) => cancelAllOrders(k, symbol), 'Unable to cancel the orders');
   if (!orders.data) return <Text size="sm" c="dimmed">{orders.isError ? 'Orders could not be read.' : 'Reading orders…'}</Text>;
   const rows = orders.data.filter((o) => !s.hideOtherSymbolsOrders || o.symbol === s.tradingPair);
@@ -79,9 +97,17 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
                 <Table.Td>{o.role ?? ''}</Table.Td>
                 <Table.Td>{age(o.createdAt, now)}</Table.Td>
                 <Table.Td>
-                  <ConfirmButton size="compact-xs" variant="subtle" color="red" confirm={s.confirmCancelOrder} question="Cancel this order?" onConfirm={() => cancel.mutate(o.id)} aria-label={`Cancel ${o.symbol} ${TYPE_LABEL[o.type]}`}>
-                    Cancel
-                  </ConfirmButton>
+                  <Group gap={2} wrap="nowrap">
+                    <AmendPopover order={o} tick={o.symbol === s.tradingPair ? str(dec(s.tickSize)) : null} step={o.symbol === s.tradingPair ? str(dec(s.stepSize)) : null} onAmend={(body) => amend.mutate({ id: o.id, body })} />
+                    {canExecute && o.status === 'UNTRIGGERED' ? (
+                      <Button size="compact-xs" variant="subtle" onClick={() => execute.mutate(o.id)}>
+                        Execute
+                      </Button>
+                    ) : null}
+                    <ConfirmButton size="compact-xs" variant="subtle" color="red" confirm={s.confirmCancelOrder} question="Cancel this order?" onConfirm={() => cancel.mutate(o.id)} aria-label={`Cancel ${o.symbol} ${TYPE_LABEL[o.type]}`}>
+                      Cancel
+                    </ConfirmButton>
+                  </Group>
                 </Table.Td>
               </Table.Tr>
             ))}

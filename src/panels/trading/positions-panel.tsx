@@ -1,4 +1,7 @@
-import { Button, Group, Table, Text } from '@mantine/core';
+import { Button, Group, Popover, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { dec, str } from '../../api/contracts/decimal';
+import { useConfig } from '../../api/config/get-config';
 import { useSnapshot } from 'valtio';
 import type { ClosePositionBody, Position } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
@@ -10,6 +13,8 @@ import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from './account-bar';
 import { ConfirmButton } from './confirm-button';
 import { pnlPercent, show } from './format';
+import { isNumberText, snapPrice } from './order-math';
+import { downloadShareCard } from './share-card';
 import { useTradingAccount } from './use-trading-account';
 
 /** Open positions, live from the account stream; close at market (confirm per the flag) or 25/50/100 %. */
@@ -26,6 +31,8 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
   const s = useSnapshot(userSettings);
   const positions = usePositions(account.tradeKey);
   const quick = useFeatureFlag('FF_ENABLE_POSITION_QUICK_LINKS');
+  const share = useFeatureFlag('FF_ENABLE_SHARE_PROFIT_CARD');
+  const product = useConfig().data?.productName ?? 'Crypto Terminal';
   const close = useTradeAction(account.tradeKey, (k, body: ClosePositionBody) => closePosition(k, body), 'Unable to close the position');
   const rows = (positions.data ?? []).filter((p) => !s.hideOtherSymbolsPositions || p.symbol === s.tradingPair);
   if (!positions.data) return <Text size="sm" c="dimmed">{positions.isError ? 'Positions could not be read.' : 'Reading positions…'}</Text>;
@@ -39,6 +46,12 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
             </Button>
           ))
         : null}
+      <LimitClose position={p} tick={p.symbol === s.tradingPair ? str(dec(s.tickSize)) : null} onClose={(price) => close.mutate({ symbol: p.symbol, percent: 100, type: 'LIMIT', price })} />
+      {share ? (
+        <Button size="compact-xs" variant="subtle" onClick={() => downloadShareCard(p, product)}>
+          Share
+        </Button>
+      ) : null}
       <ConfirmButton size="compact-xs" color="red" variant="light" confirm={s.confirmClosePosition} question={`Close ${p.symbol} at market?`} onConfirm={() => close.mutate({ symbol: p.symbol, percent: 100, type: 'MARKET' })}>
         Close
       </ConfirmButton>
@@ -77,5 +90,35 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** Close the whole position with a reduce-only limit order at a price the trader types (snapped to the tick). */
+function LimitClose({ position, tick, onClose }: { position: Position; tick: string | null; onClose: (price: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [price, setPrice] = useState(position.markPrice);
+  return (
+    <Popover opened={open} onChange={setOpen} withArrow shadow="md" position="bottom-end">
+      <Popover.Target>
+        <Button size="compact-xs" variant="default" onClick={() => setOpen((o) => !o)}>
+          Limit
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap={4} w={170}>
+          <TextInput size="xs" label={`Close ${position.symbol} at`} value={price} onChange={(e) => setPrice(e.currentTarget.value)} onBlur={() => tick && setPrice(snapPrice(price, tick))} />
+          <Button
+            size="compact-xs"
+            disabled={!isNumberText(price)}
+            onClick={() => {
+              setOpen(false);
+              onClose(price);
+            }}
+          >
+            Place limit close
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
   );
 }

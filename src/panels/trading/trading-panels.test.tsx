@@ -1,0 +1,128 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
+import type { TabNode } from 'flexlayout-react';
+import type { ComponentType } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+import type { PanelProps } from '../shared/panel-props';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiClient, http } from '../../api/client';
+import type { ApiKey } from '../../api/contracts/api-keys';
+import type { Balance, Order, Position } from '../../api/contracts/trading';
+import { defaultUserSettings, userSettings } from '../../state/user-settings';
+import { BalancePanel } from './balance-panel';
+import { OrdersPanel } from './orders-panel';
+import { PositionsPanel } from './positions-panel';
+
+// The account stream is the server's (tested there); here the panels read the REST answers.
+vi.mock('../../api/trade/trade-stream', () => ({ openTradeStream: () => ({ close: () => undefined }) }));
+
+const KEY: ApiKey = {
+  id: '11111111-1111-4111-8111-111111111111',
+  userId: '22222222-2222-4222-8222-222222222222',
+  name: 'Main',
+  exchange: 'binance',
+  network: 'MAINNET',
+  apiKeyMasked: 'sim…abcd',
+  permissions: { read: true, trade: true, withdraw: false, details: [] },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastValidatedAt: null,
+};
+const balance: Balance = { currency: 'USDT', total: '10012.5', available: '9000', unrealisedPnl: '12.5', marginUsed: '1000', assets: [] };
+const position = (symbol: string): Position => ({ exchange: 'binance', symbol, side: 'BUY', size: '0.01', baseQty: '0.01', notional: '650', entryPrice: '65000', markPrice: '66250', liquidationPrice: null, breakEvenPrice: '65050', unrealisedPnl: '12.5', realisedPnl: '0', leverage: '10', marginMode: 'CROSS', margin: '65', category: 'linear' });
+const order = (id: string, symbol: string): Order => ({ id, clientOrderId: null, exchange: 'binance', symbol, side: 'BUY', type: 'LIMIT', status: 'NEW', qty: '0.01', filledQty: '0', price: '60000', triggerPrice: null, avgFillPrice: null, reduceOnly: false, postOnly: false, timeInForce: 'GTC', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), bracketId: null, role: null });
+
+let calls: string[];
+const originalAdapter = http.defaults.adapter;
+const ok = (config: InternalAxiosRequestConfig, data: unknown) => ({ data, status: 200, statusText: 'OK', headers: {}, config });
+const adapter: AxiosAdapter = async (config) => {
+  calls.push(`${config.method} ${config.url} ${String(config.headers?.['X-Key-Password'] ?? '')}`);
+  const base = `/v1/trade/${KEY.id}`;
+  if (config.url === '/v1/api-keys') return ok(config, [KEY]);
+  if (config.url === '/v1/feature-flags/map' || config.url?.startsWith('/v1/feature-flags')) return ok(config, {});
+  if (config.url === '/v1/config') return ok(config, { marketData: 'sim', productName: 'Crypto Terminal' });
+  if (config.url === `${base}/balance`) return ok(config, balance);
+  if (config.url === `${base}/positions`) return ok(config, [position('BTCUSDT'), position('ETHUSDT')]);
+  if (config.url === `${base}/orders` && config.method === 'get') return ok(config, [order('o1', 'BTCUSDT'), order('o2', 'ETHUSDT')]);
+  if (config.url === `${base}/orders/o1` && config.method === 'delete') return ok(config, { ...order('o1', 'BTCUSDT'), status: 'CANCELED' });
+  throw new Error(`unexpected ${config.method} ${config.url}`);
+};
+
+const node = {} as TabNode;
+function renderPanel(Panel: ComponentType<PanelProps>) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: 0 } } });
+  render(
+    <MantineProvider>
+      <QueryClientProvider client={client}>
+        <MemoryRouter>
+          <Panel node={node} />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+beforeEach(() => {
+  calls = [];
+  http.defaults.adapter = adapter;
+  apiClient.setTokens({ accessToken: 'access', refreshToken: 'refresh' });
+  Object.assign(userSettings, defaultUserSettings(), { exchangeName: 'binance', tradingPair: 'BTCUSDT', apiKeyId: KEY.id, apiKeyPasswords: { [KEY.id]: 'key-pass-1' } });
+});
+
+afterEach(() => {
+  http.defaults.adapter = originalAdapter;
+  apiClient.clearTokens();
+});
+
+describe('trading panels', () => {
+  it('Balance: total by default, available when chosen, masked when masking is on; the key password goes in the header', async () => {
+    renderPanel(BalancePanel);
+    expect(await screen.findByTestId('balance-headline')).toHaveTextContent('10012.50 USDT');
+    expect(calls).toContain(`get /v1/trade/${KEY.id}/balance key-pass-1`);
+    userSettings.balanceType = 'available';
+    await waitFor(() => expect(screen.getByTestId('balance-headline')).toHaveTextContent('9000.00 USDT'));
+    userSettings.maskBalance = true;
+    await waitFor(() => expect(screen.getByTestId('balance-headline')).toHaveTextContent('••••'));
+    expect(screen.getByTestId('balance')).not.toHaveTextContent('USDT');
+  });
+
+  it('Positions: every pair, or only the traded one with hide-other-symbols; PnL with its % of margin', async () => {
+    renderPanel(PositionsPanel);
+    const table = await screen.findByTestId('positions-table');
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(table).toHaveTextContent('12.5 (19.23 %)');
+    userSettings.hideOtherSymbolsPositions = true;
+    await waitFor(() => expect(within(screen.getByTestId('positions-table')).getAllByRole('row')).toHaveLength(2));
+    expect(screen.getByTestId('positions-table')).not.toHaveTextContent('ETHUSDT');
+  });
+
+  it('Orders: cancel asks first (confirm flag on), then cancels; with the flag off it cancels at once', async () => {
+    renderPanel(OrdersPanel);
+    const table = await screen.findByTestId('orders-table');
+    fireEvent.click(within(table).getByRole('button', { name: 'Cancel BTCUSDT Limit' }));
+    expect(calls.some((c) => c.startsWith('delete'))).toBe(false);
+    fireEvent.click(await screen.findByRole('button', { name: 'Yes' }));
+    await waitFor(() => expect(calls).toContain(`delete /v1/trade/${KEY.id}/orders/o1 key-pass-1`));
+    calls = [];
+    userSettings.confirmCancelOrder = false;
+    userSettings.hideOtherSymbolsOrders = true;
+    await waitFor(() => expect(within(screen.getByTestId('orders-table')).getAllByRole('row')).toHaveLength(2));
+    fireEvent.click(within(screen.getByTestId('orders-table')).getByRole('button', { name: 'Cancel BTCUSDT Limit' }));
+    await waitFor(() => expect(calls).toContain(`delete /v1/trade/${KEY.id}/orders/o1 key-pass-1`));
+  });
+
+  it('without a password the key asks for it; "remember" keeps it on this device, forget removes it', async () => {
+    userSettings.apiKeyPasswords = {};
+    renderPanel(BalancePanel);
+    const unlock = await screen.findByTestId('unlock-key');
+    fireEvent.change(within(unlock).getByLabelText('Key password'), { target: { value: 'typed-pass-1' } });
+    fireEvent.click(within(unlock).getByLabelText('Remember on this device'));
+    fireEvent.click(within(unlock).getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByTestId('balance-headline')).toBeInTheDocument();
+    expect(userSettings.apiKeyPasswords[KEY.id]).toBe('typed-pass-1');
+    fireEvent.click(screen.getByRole('button', { name: 'Forget password' }));
+    await screen.findByTestId('unlock-key');
+    expect(userSettings.apiKeyPasswords[KEY.id]).toBeUndefined();
+  });
+});
