@@ -104,17 +104,54 @@ export function useOpenOrders(k: TradeKey | null) {
   return useQuery({ queryKey: tradeQueryKey.orders(k?.apiKeyId ?? ''), queryFn: () => getOpenOrders(k!), enabled: k !== null, ...readOptions, meta: { errorMessage: 'Unable to load orders' } });
 }
 
-/** A trading action; afterwards the account is read again (the stream usually got there first). */
-export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: A) => Promise<R>, errorMessage: string) {
+/**
+ * A trading action; afterwards the account is read again (the stream usually got there first).
+ * `optimistic` rows (SPEC status TEMPORARY) show in the open orders until the exchange answered.
+ */
+export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: A) => Promise<R>, errorMessage: string, optimistic?: (arg: A) => Order[]) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (arg: A) => {
       if (!k) throw new Error('Unlock an API key first');
       return fn(k, arg);
     },
+    onMutate: (arg: A) => {
+      const rows = k && optimistic ? optimistic(arg) : [];
+      if (k && rows.length) queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => [...rows, ...list]);
+      return rows.map((r) => r.id);
+    },
+    onError: (_err, _arg, temporary) => {
+      if (k && temporary?.length) queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => list.filter((o) => !temporary.includes(o.id)));
+    },
     onSettled: () => (k ? queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(k.apiKeyId) }) : undefined),
     meta: { errorMessage },
   });
+}
+
+/** The row an order shows as until the exchange acknowledged it (status TEMPORARY). */
+export function temporaryOrder(exchange: Order['exchange'], body: PlaceOrderBody): Order {
+  const now = new Date().toISOString();
+  return {
+    id: `temporary:${Math.random().toString(36).slice(2)}`,
+    clientOrderId: body.clientOrderId ?? null,
+    exchange,
+    symbol: body.symbol,
+    side: body.side,
+    type: body.type,
+    status: 'TEMPORARY',
+    qty: body.qty,
+    filledQty: '0',
+    price: body.price ?? null,
+    triggerPrice: body.triggerPrice ?? null,
+    avgFillPrice: null,
+    reduceOnly: body.reduceOnly ?? false,
+    postOnly: body.postOnly ?? false,
+    timeInForce: body.timeInForce ?? 'GTC',
+    createdAt: now,
+    updatedAt: now,
+    bracketId: null,
+    role: null,
+  };
 }
 
 export async function amendOrder(k: TradeKey, orderId: string, body: AmendOrderBody): Promise<Order> {

@@ -6,7 +6,7 @@ import { dec, str } from '../../api/contracts/decimal';
 import type { BracketBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
-import { placeBracket, placeOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { placeBracket, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
 import { updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
@@ -82,7 +82,9 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const applyLeverage = useTradeAction(account.tradeKey, (k, body: LeverageBody) => putLeverage(k, body), 'Unable to set the leverage');
   const applyMode = useTradeAction(account.tradeKey, (k, body: MarginModeBody) => putMarginMode(k, body), 'Unable to set the margin mode');
   const notional = isNumberText(size) && isNumberText(entryPrice) ? (terms.category === 'inverse' ? Number(size) * Number(terms.contractSize) : Number(size) * Number(terms.contractSize) * Number(entryPrice)) : null;
-  const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused');
+  const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused', (body) =>
+    body.type === 'MARKET' ? [] : [temporaryOrder(account.exchange as ExchangeId, body)],
+  );
   const placeB = useTradeAction(account.tradeKey, (k, body: BracketBody) => placeBracket(k, body), 'The bracket was refused');
   const busy = place.isPending || placeB.isPending;
 

@@ -86,7 +86,7 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
             {rows.map((o) => (
               <Table.Tr key={o.id}>
                 <Table.Td fw={600}>{o.symbol}</Table.Td>
-                <Table.Td>{o.status}</Table.Td>
+                <Table.Td c={o.status === 'TEMPORARY' ? 'dimmed' : o.status === 'OUT_OF_SYNC' ? 'orange' : undefined}>{o.status}</Table.Td>
                 <Table.Td>{TYPE_LABEL[o.type]}</Table.Td>
                 <Table.Td c={o.side === 'BUY' ? 'teal' : 'red'}>{o.side === 'BUY' ? 'Buy' : 'Sell'}</Table.Td>
                 <Table.Td>{show(o.price)}</Table.Td>
@@ -97,6 +97,7 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
                 <Table.Td>{o.role ?? ''}</Table.Td>
                 <Table.Td>{age(o.createdAt, now)}</Table.Td>
                 <Table.Td>
+                  {o.status === 'TEMPORARY' ? null : (
                   <Group gap={2} wrap="nowrap">
                     <AmendPopover order={o} tick={o.symbol === s.tradingPair ? str(dec(s.tickSize)) : null} step={o.symbol === s.tradingPair ? str(dec(s.stepSize)) : null} onAmend={(body) => amend.mutate({ id: o.id, body })} />
                     {canExecute && o.status === 'UNTRIGGERED' ? (
@@ -108,6 +109,7 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
                       Cancel
                     </ConfirmButton>
                   </Group>
+                  )}
                 </Table.Td>
               </Table.Tr>
             ))}
