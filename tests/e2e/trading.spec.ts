@@ -138,7 +138,7 @@ test('a funded user with a $1,000 position limit sees the refusal at the size fi
   await entry.getByLabel(/^Size/).fill('0.100');
   await entry.getByTestId('place-order').click();
   await expect(entry.getByText(/above your limit of \$1,000/)).toBeVisible({ timeout: 15_000 });
-  await expect(entry.getByLabel(/^Size/)).toHaveValue('0.100');
+  await expect(entry.getByLabel(/^Size/)).toHaveValue('0.1'); // what was typed, snapped to the step (kept after the refusal)
   await tab(page, 'Positions').click();
   await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible();
 });
