@@ -114,6 +114,21 @@ test('a trader creates a simulator key, buys, places a bracket from risk, cancel
   await positions.getByRole('button', { name: 'Close' }).click();
   await page.getByRole('button', { name: 'Yes' }).click();
   await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible({ timeout: 15_000 });
+
+  // Trading from the chart: with it on, Shift+click below the price prepares a limit buy there.
+  await tab(page, 'Order entry').click();
+  await entry.getByLabel('Shift+click on the chart prepares a limit order here').check();
+  const chart = page.getByTestId('chart-body').first();
+  const live = Number(await chart.getAttribute('data-last-price'));
+  const bb = (await chart.boundingBox())!;
+  const cx = bb.x + (bb.width - 90) * 0.5;
+  const y = await yForPrice(page, chart, live * 0.995, cx);
+  await page.keyboard.down('Shift');
+  await page.mouse.click(cx, y);
+  await page.keyboard.up('Shift');
+  const prepared = Number(await entry.getByLabel('Entry price').inputValue());
+  expect(prepared).toBeGreaterThan(live * 0.99);
+  expect(prepared).toBeLessThan(live);
 });
 
 test('a funded user with a $1,000 position limit sees the refusal at the size field, and nothing is placed', async ({ page }) => {

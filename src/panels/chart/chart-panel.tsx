@@ -19,6 +19,7 @@ import { IndicatorDialog } from './indicator-dialog';
 import { IndicatorLegend } from './indicator-legend';
 import { IndicatorMenu } from './indicator-menu';
 import { useActiveChartInstrument } from './use-active-chart-instrument';
+import { prepareLimitOrder } from '../../state/order-draft';
 import { useChartTradeLines } from './use-chart-trade-lines';
 import { useChartAlerts } from './use-chart-alerts';
 import { useChartDrawings, useLocalFibImport } from './use-chart-drawings';
@@ -148,6 +149,16 @@ export function ChartPanel({ node }: PanelProps) {
     const box = e.currentTarget.getBoundingClientRect();
     setMenu({ x: e.clientX - box.left, y: e.clientY - box.top, price: crosshair.current?.price ?? null });
   }, []);
+  // SPEC tradeMode: Shift+click prepares a limit order at that price in Order entry (buy below the last price, sell above).
+  const onClickCapture = useCallback((e: ReactMouseEvent<HTMLDivElement>) => {
+    if (!e.shiftKey || !userSettings.tradeMode) return;
+    const price = crosshair.current?.price;
+    const last = livePrice.current;
+    if (price === undefined || last === undefined) return;
+    const tick = tickSize.current > 0 ? tickSize.current : 0;
+    const snapped = tick > 0 ? (Math.round(price / tick) * tick).toFixed(Math.max(0, -Math.floor(Math.log10(tick) + 1e-9))) : String(price);
+    prepareLimitOrder(snapped, price < last ? 'BUY' : 'SELL');
+  }, []);
   const { mutate: saveSettings } = useUpdateServerSettings();
   const addLineAt = (price: number) =>
     saveSettings((s) => commitDrawingPatch(s, market, { id: newId(), kind: 'line', price, color: drawingSettings.color, symbol }));
@@ -174,6 +185,7 @@ export function ChartPanel({ node }: PanelProps) {
           pos="relative"
           style={{ flex: 1, minWidth: 0, overflow: 'hidden' }}
           onContextMenu={onContextMenu}
+          onClickCapture={onClickCapture}
         >
           <div ref={hostRef} data-testid="chart-canvas" style={{ position: 'absolute', inset: 0 }} />
           <Stack gap={0} pos="absolute" top={22} left={8} style={{ pointerEvents: 'none', zIndex: 1 }}>

@@ -1,5 +1,5 @@
-import { Button, Chip, Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { Button, Checkbox, Chip, Group, NumberInput, SegmentedControl, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
 import { dec, str } from '../../api/contracts/decimal';
@@ -7,7 +7,8 @@ import type { BracketBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, T
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
 import { placeBracket, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
-import { updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
+import { orderDraft } from '../../state/order-draft';
+import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
 import { AccountGate } from './account-bar';
@@ -67,6 +68,16 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const [postOnly, setPostOnly] = useState(false);
   const [tif, setTif] = useState<TimeInForce>('GTC');
   const [errors, setErrors] = useState<Record<string, string>>({});
+
+  // A limit order prepared on the chart (Shift+click with trading from the chart on).
+  const draft = useSnapshot(orderDraft);
+  useEffect(() => {
+    if (!draft.seq || !draft.price || !draft.side) return;
+    setSide(draft.side);
+    setPrice(draft.price);
+    if (userSettings.orderType === 'bracket-order') setEntryKind('LIMIT');
+    else updateUserSettings({ orderType: 'limit' });
+  }, [draft.seq, draft.price, draft.side]);
 
   const bracket = type === 'bracket-order';
   const entryPrice = bracket ? (entryKind === 'LIMIT' ? price : last !== undefined ? String(last) : '') : type === 'market' ? (last !== undefined ? String(last) : '') : type === 'limit' ? price : trigger;
@@ -286,6 +297,8 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           </Table.Tbody>
         </Table>
       ) : null}
+
+      <Checkbox size="xs" label="Shift+click on the chart prepares a limit order here" checked={s.tradeMode} onChange={(e) => setTradeMode(e.currentTarget.checked)} />
 
       <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} onClick={() => void submit()} data-testid="place-order">
         {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
