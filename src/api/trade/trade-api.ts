@@ -9,6 +9,7 @@ import {
   bracketResultSchema,
   closePositionBodySchema,
   fillSchema,
+  ladderBodySchema,
   leverageBodySchema,
   marginModeBodySchema,
   orderSchema,
@@ -21,6 +22,7 @@ import {
   type BracketResult,
   type ClosePositionBody,
   type Fill,
+  type LadderBody,
   type LeverageBody,
   type MarginModeBody,
   type Order,
@@ -182,4 +184,9 @@ export async function getOrderHistory(k: TradeKey, symbol: string, cursor?: stri
 export async function getFills(k: TradeKey, symbol: string, cursor?: string): Promise<{ data: Fill[]; nextCursor: string | null }> {
   const { data } = await http.get<unknown>(`${base(k)}/fills`, { headers: headers(k), params: { symbol, ...(cursor ? { cursor } : {}) } });
   return tradeCursorPageSchema(fillSchema).parse(data);
+}
+
+export async function placeLadder(k: TradeKey, body: LadderBody): Promise<Order[]> {
+  const { data } = await http.post<unknown>(`${base(k)}/ladders`, ladderBodySchema.parse(body), { headers: headers(k) });
+  return z.array(orderSchema).parse(data);
 }

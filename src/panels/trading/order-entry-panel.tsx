@@ -3,10 +3,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
 import { dec, str } from '../../api/contracts/decimal';
-import type { BracketBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
+import type { BracketBody, LadderBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
+import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
-import { placeBracket, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
 import { orderDraft } from '../../state/order-draft';
 import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
@@ -23,6 +24,7 @@ const TYPES: Array<{ value: OrderEntryType; label: string }> = [
   { value: 'stop-market', label: 'Stop market' },
   { value: 'stop-limit', label: 'Stop limit' },
   { value: 'take-profit', label: 'Take profit' },
+  { value: 'ladder-order', label: 'Ladder' },
 ];
 const API_TYPE = { market: 'MARKET', limit: 'LIMIT', 'stop-market': 'STOP_MARKET', 'stop-limit': 'STOP_LIMIT', 'take-profit': 'TAKE_PROFIT' } as const;
 
@@ -44,7 +46,9 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const balance = useBalance(account.tradeKey);
   const { tickers } = useMarketTickers(s.exchangeName as ExchangeId);
   const last = tickers.get(s.tradingPair)?.lastPrice;
-  const type = (TYPES.some((t) => t.value === s.orderType) ? s.orderType : 'bracket-order') as OrderEntryType;
+  const ladderOn = useFeatureFlag('FF_LADDER_ORDERS');
+  const types = TYPES.filter((t) => t.value !== 'ladder-order' || ladderOn);
+  const type = (types.some((t) => t.value === s.orderType) ? s.orderType : 'bracket-order') as OrderEntryType;
   const terms: EntryTerms = {
     category: s.category === 'inverse' ? 'inverse' : 'linear',
     contractSize: str(dec(s.contractValue > 0 ? s.contractValue : 1)),
@@ -67,6 +71,9 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const [reduceOnly, setReduceOnly] = useState(false);
   const [postOnly, setPostOnly] = useState(false);
   const [tif, setTif] = useState<TimeInForce>('GTC');
+  const [ladderTo, setLadderTo] = useState('');
+  const [ladderCount, setLadderCount] = useState(5);
+  const [ladderDistribution, setLadderDistribution] = useState<'linear' | 'weighted'>('linear');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   // A limit order prepared on the chart (Shift+click with trading from the chart on).
@@ -96,8 +103,10 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused', (body) =>
     body.type === 'MARKET' ? [] : [temporaryOrder(account.exchange as ExchangeId, body)],
   );
+  const placeL = useTradeAction(account.tradeKey, (k, body: LadderBody) => placeLadder(k, body), 'The ladder was refused');
   const placeB = useTradeAction(account.tradeKey, (k, body: BracketBody) => placeBracket(k, body), 'The bracket was refused');
-  const busy = place.isPending || placeB.isPending;
+  const busy = place.isPending || placeB.isPending || placeL.isPending;
+  const ladder = type === 'ladder-order';
 
   const submit = async () => {
     const problems: Record<string, string> = {};
@@ -111,6 +120,9 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
       targets.forEach((t, i) => {
         if (!isNumberText(t.price)) problems[`takeProfits.${i}.price`] = 'Enter a price';
       });
+    } else if (ladder) {
+      if (!isNumberText(price)) problems.price = 'Enter the first price';
+      if (!isNumberText(ladderTo)) problems.to = 'Enter the last price';
     } else {
       if ((type === 'limit' || type === 'stop-limit' || type === 'take-profit') && !isNumberText(price)) problems.price = 'Enter a price';
       if (type !== 'market' && type !== 'limit' && !isNumberText(trigger)) problems.triggerPrice = 'Enter a trigger price';
@@ -118,7 +130,9 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
     setErrors(problems);
     if (Object.keys(problems).length) return;
     try {
-      if (bracket) {
+      if (ladder) {
+        await placeL.mutateAsync({ symbol: s.tradingPair, side, qty: size, from: price, to: ladderTo, count: ladderCount, distribution: ladderDistribution, reduceOnly, postOnly });
+      } else if (bracket) {
         await placeB.mutateAsync({
           symbol: s.tradingPair,
           side,
@@ -159,7 +173,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         <SegmentedControl size="xs" value={side} onChange={(v) => setSide(v as Side)} data={[{ value: 'BUY', label: 'Buy / Long' }, { value: 'SELL', label: 'Sell / Short' }]} color={side === 'BUY' ? 'teal' : 'red'} />
       </Group>
       <Group gap={6} grow>
-        <Select size="xs" aria-label="Order type" data={TYPES} value={type} onChange={(v) => v && updateUserSettings({ orderType: v as OrderEntryType })} allowDeselect={false} />
+        <Select size="xs" aria-label="Order type" data={types} value={type} onChange={(v) => v && updateUserSettings({ orderType: v as OrderEntryType })} allowDeselect={false} />
         <Text size="xs" c="dimmed" ta="right">
           {s.tradingPair} · last {last ?? '—'}
         </Text>
@@ -198,6 +212,16 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
 
       {!bracket && type !== 'market' && type !== 'limit' ? priceField('Trigger price', trigger, setTrigger, 'triggerPrice') : null}
       {!bracket && (type === 'limit' || type === 'stop-limit' || type === 'take-profit') ? priceField('Price', price, setPrice, 'price') : null}
+      {ladder ? (
+        <>
+          {priceField('From price', price, setPrice, 'price')}
+          {priceField('To price', ladderTo, setLadderTo, 'to')}
+          <Group gap={6} align="flex-end">
+            <NumberInput size="xs" w={90} label="Orders" min={2} max={50} value={ladderCount} onChange={(v) => setLadderCount(Math.max(2, Math.min(50, Number(v) || 2)))} error={errors.count} />
+            <SegmentedControl size="xs" value={ladderDistribution} onChange={(v) => setLadderDistribution(v as 'linear' | 'weighted')} data={[{ value: 'linear', label: 'Equal sizes' }, { value: 'weighted', label: 'Growing' }]} />
+          </Group>
+        </>
+      ) : null}
       {!bracket || sizeMode === 'qty' ? (
         <TextInput
           size="xs"
@@ -245,7 +269,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           <Chip size="xs" checked={reduceOnly} onChange={setReduceOnly}>
             Reduce-only
           </Chip>
-          {type === 'limit' ? (
+          {type === 'limit' || ladder ? (
             <Chip size="xs" checked={postOnly} onChange={setPostOnly}>
               Post-only
             </Chip>
@@ -302,6 +326,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
 
       <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} onClick={() => void submit()} data-testid="place-order">
         {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
+        {ladder ? ` in ${ladderCount} orders` : ''}
       </Button>
     </Stack>
   );

@@ -12,6 +12,7 @@ import type { ApiKey } from '../../api/contracts/api-keys';
 import type { Balance, Order, Position } from '../../api/contracts/trading';
 import { defaultUserSettings, userSettings } from '../../state/user-settings';
 import { BalancePanel } from './balance-panel';
+import { OrderEntryPanel } from './order-entry-panel';
 import { OrdersPanel } from './orders-panel';
 import { PositionsPanel } from './positions-panel';
 
@@ -34,13 +35,20 @@ const position = (symbol: string): Position => ({ exchange: 'binance', symbol, s
 const order = (id: string, symbol: string): Order => ({ id, clientOrderId: null, exchange: 'binance', symbol, side: 'BUY', type: 'LIMIT', status: 'NEW', qty: '0.01', filledQty: '0', price: '60000', triggerPrice: null, avgFillPrice: null, reduceOnly: false, postOnly: false, timeInForce: 'GTC', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), bracketId: null, role: null });
 
 let calls: string[];
+let posted: unknown[];
+let flags: Record<string, boolean>;
 const originalAdapter = http.defaults.adapter;
 const ok = (config: InternalAxiosRequestConfig, data: unknown) => ({ data, status: 200, statusText: 'OK', headers: {}, config });
 const adapter: AxiosAdapter = async (config) => {
   calls.push(`${config.method} ${config.url} ${String(config.headers?.['X-Key-Password'] ?? '')}`);
   const base = `/v1/trade/${KEY.id}`;
   if (config.url === '/v1/api-keys') return ok(config, [KEY]);
-  if (config.url === '/v1/feature-flags/map' || config.url?.startsWith('/v1/feature-flags')) return ok(config, {});
+  if (config.url?.startsWith('/v1/feature-flags')) return ok(config, flags);
+  if (config.url === '/v1/users/settings') return ok(config, { riskOptions: [0.5, 1], stopLossOptions: [1, 2] });
+  if (config.url === `/v1/trade/${KEY.id}/ladders` && config.method === 'post') {
+    posted.push(JSON.parse(String(config.data)));
+    return ok(config, []);
+  }
   if (config.url === '/v1/config') return ok(config, { marketData: 'sim', productName: 'Crypto Terminal' });
   if (config.url === `${base}/balance`) return ok(config, balance);
   if (config.url === `${base}/positions`) return ok(config, [position('BTCUSDT'), position('ETHUSDT')]);
@@ -65,6 +73,8 @@ function renderPanel(Panel: ComponentType<PanelProps>) {
 
 beforeEach(() => {
   calls = [];
+  posted = [];
+  flags = {};
   http.defaults.adapter = adapter;
   apiClient.setTokens({ accessToken: 'access', refreshToken: 'refresh' });
   Object.assign(userSettings, defaultUserSettings(), { exchangeName: 'binance', tradingPair: 'BTCUSDT', apiKeyId: KEY.id, apiKeyPasswords: { [KEY.id]: 'key-pass-1' } });
@@ -124,5 +134,28 @@ describe('trading panels', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Forget password' }));
     await screen.findByTestId('unlock-key');
     expect(userSettings.apiKeyPasswords[KEY.id]).toBeUndefined();
+  });
+
+  it('Order entry: without FF_LADDER_ORDERS a stored ladder choice falls back to the bracket form', async () => {
+    Object.assign(userSettings, { orderType: 'ladder-order' });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByLabelText('Stop-loss')).toBeInTheDocument());
+    expect(within(entry).queryByLabelText('From price')).toBeNull();
+  });
+
+  it('Order entry: the ladder (FF_LADDER_ORDERS) sends count orders between two prices, snapped to the tick', async () => {
+    flags = { FF_LADDER_ORDERS: true };
+    Object.assign(userSettings, { orderType: 'ladder-order', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByLabelText('From price')).toBeInTheDocument());
+    fireEvent.change(within(entry).getByLabelText('From price'), { target: { value: '60000.04' } });
+    fireEvent.blur(within(entry).getByLabelText('From price'));
+    expect(within(entry).getByLabelText('From price')).toHaveValue('60000');
+    fireEvent.change(within(entry).getByLabelText('To price'), { target: { value: '59000' } });
+    fireEvent.change(within(entry).getByLabelText(/^Size/), { target: { value: '0.05' } });
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    await waitFor(() => expect(posted).toEqual([{ symbol: 'BTCUSDT', side: 'BUY', qty: '0.05', from: '60000', to: '59000', count: 5, distribution: 'linear', reduceOnly: false, postOnly: false }]));
   });
 });
