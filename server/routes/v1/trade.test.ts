@@ -257,6 +257,28 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       expect(history.json<{ data: Order[] }>().data.some((h) => h.id === o.id && h.status === 'CANCELED')).toBe(true);
     });
 
+    it('every conditional type rests untriggered and cancels: stop-market, stop-limit, take-profit, take-profit-market', async () => {
+      const last = await lastPrice(v);
+      const sell = (type: string, trigger: number, price?: number) => ({ symbol: v.symbol, side: 'SELL', type, qty: v.qty, triggerPrice: onTick(trigger, v.tick, 'floor'), ...(price ? { price: onTick(price, v.tick, 'floor') } : {}) });
+      const bodies = [sell('STOP_MARKET', last * 0.8), sell('STOP_LIMIT', last * 0.8, last * 0.79), sell('TAKE_PROFIT', last * 1.2, last * 1.21), sell('TAKE_PROFIT_MARKET', last * 1.2)];
+      const placed: Order[] = [];
+      for (const body of bodies) {
+        const res = await call(user, 'POST', `${base()}/orders`, body);
+        expect(res.statusCode, `${body.type}: ${res.body}`).toBe(201);
+        placed.push(res.json<Order>());
+      }
+      expect(placed.map((o) => [o.type, o.status])).toEqual([
+        ['STOP_MARKET', 'UNTRIGGERED'],
+        ['STOP_LIMIT', 'UNTRIGGERED'],
+        ['TAKE_PROFIT', 'UNTRIGGERED'],
+        ['TAKE_PROFIT_MARKET', 'UNTRIGGERED'],
+      ]);
+      const open = (await call(user, 'GET', `${base()}/orders?symbol=${v.symbol}`)).json<Order[]>();
+      expect(open.map((o) => o.type).sort()).toEqual(['STOP_LIMIT', 'STOP_MARKET', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET']);
+      for (const o of placed) expect((await call(user, 'DELETE', `${base()}/orders/${encodeURIComponent(o.id)}`)).statusCode).toBe(200);
+      expect((await call(user, 'GET', `${base()}/orders?symbol=${v.symbol}`)).json<Order[]>()).toEqual([]);
+    });
+
     it('leverage and margin mode', async () => {
       const lev = await call(user, 'PUT', `${base()}/leverage`, { symbol: v.symbol, leverage: 5 });
       expect(lev.statusCode, lev.body).toBe(200);
