@@ -82,3 +82,70 @@ function targets(results, sizes, dprs) {
   }
   return lines.join('\n');
 }
+
+const LIB_NAMES = { lwc: 'lightweight-charts', pixi: 'bare Pixi chart', 'engine-before': 'engine before', engine: 'engine' };
+const visibleName = (key) => {
+  const [v, extra] = String(key).split('+');
+  return `${Number(v).toLocaleString('en-US')} bars visible${extra ? ', SMA + EMA + VWAP + Bollinger (6 lines)' : ''}`;
+};
+
+/**
+ * The gpu scenario (issue 15): per dpr, the frame interval and main-thread work while panning at
+ * each zoom level for lightweight-charts, the bare Pixi chart and the engine, with what each WebGL
+ * chart sent to the GPU per frame; the per-run interval medians show how stable the medians are.
+ */
+export function gpuReport(results, { title, dprs, runs, load, before }) {
+  const out = [`## ${title}`, ''];
+  const libs = ['lwc', 'pixi', 'engine-before', 'engine'].filter((l) => results.some((r) => r.lib === l));
+  const bars = results[0]?.bars ?? 0;
+  out.push(
+    `${sizeName(bars)} bars, 1600×900, ${runs} runs per chart, interleaved (each run visits every chart in turn), medians of the runs' medians; 60 pan steps per zoom level, each step \`setVisibleRange\` plus a synchronous paint (engine \`renderNow()\`, the bare chart's \`render()\`; lightweight-charts paints in its own animation frame). Load average at the end: ${load.map((l) => l.toFixed(1)).join(' / ')}.`,
+    '',
+    ...(before ? [`- *engine before*: \`src/engine\` at ${before}, extracted with \`git archive\` and measured in the same run (\`--before=<ref>\`); its counters are read at its context's WebGL calls by the bench.`] : []),
+    '- *bare Pixi chart* (`tests/bench/bare-pixi.ts`): the floor of this stack — one instanced Mesh for wicks, bodies and volume, a level-of-detail pyramid so every drawn candle is ≥ 1 device px, an instanced Mesh of rects for grid/axes/crosshair, pooled BitmapText labels, no drawings or price lines.',
+    "- *interval*: ms between animation frames — bounded by what the GPU process does with each frame (SwiftShader rasterises on the CPU), so it is the GPU-side cost; *work*: main-thread ms per frame.",
+    '- *draw calls*, *vertices* (indices × instances), *uploaded* (buffer bytes) and *texture uploads* per frame are counted at the WebGL calls of each chart\'s own context (the engine: `getRenderStats()`); *candles drawn*: candle instances (engine: columns), *candle px*: device pixels covered by the engine\'s wick/body/volume quads; *labels re-laid-out*: the engine\'s BitmapTexts whose string changed.',
+    '',
+  );
+  const fmtInt = (v) => (v === null || v === undefined || Number.isNaN(v) ? '–' : Math.round(v).toLocaleString('en-US'));
+  const withBefore = libs.includes('engine-before');
+  const targetLines = [
+    `| target | dpr | bare Pixi chart |${withBefore ? ' engine before |' : ''} engine | met |`,
+    `|---|---|---:|${withBefore ? '---:|' : ''}---:|:---:|`,
+  ];
+  for (const dpr of dprs) {
+    const byLib = Object.fromEntries(libs.map((l) => [l, results.find((r) => r.lib === l && r.dpr === dpr)]));
+    if (!byLib.engine) continue;
+    out.push(`### dpr ${dpr}`, '');
+    out.push(`| zoom | metric | ${libs.map((l) => LIB_NAMES[l]).join(' | ')} |`);
+    out.push(`|---|---|${libs.map(() => '---:').join('|')}|`);
+    const visibles = Object.keys(byLib.engine.result.pan);
+    for (const v of visibles) {
+      const cell = (lib, f) => {
+        const r = byLib[lib]?.result?.pan?.[v];
+        return r ? f(r, byLib[lib]) : '–';
+      };
+      const row = (label, f) => out.push(`| ${visibleName(v)} | ${label} | ${libs.map((l) => cell(l, f)).join(' | ')} |`);
+      row('interval median ms', (r, all) => `**${fmt(r.intervalMedian)}** <sub>p95 ${fmt(r.intervalP95)}; runs ${all.runs.map((x) => fmt(x.pan[v]?.intervalMedian)).join(', ')}</sub>`);
+      row('work median ms', (r) => `${fmt(r.workMedian)} <sub>p95 ${fmt(r.workP95)}</sub>`);
+      row('draw calls / frame', (r) => fmtInt(r.gpu?.drawCalls));
+      row('vertices / frame', (r) => fmtInt(r.gpu?.vertices));
+      row('uploaded bytes / frame', (r) => fmtInt(r.gpu?.bufferBytes));
+      row('texture uploads / frame', (r) => fmtInt(r.gpu?.textureUploads));
+      row('candles drawn', (r) => fmtInt(r.gpu?.seriesInstances));
+      row('candle px', (r) => fmtInt(r.gpu?.seriesPixels));
+      row('labels re-laid-out / frame', (r) => fmtInt(r.gpu?.textLayouts));
+    }
+    out.push('');
+    const e = byLib.engine.result.pan[5000];
+    const p = byLib.pixi?.result?.pan?.[5000];
+    const b = byLib['engine-before']?.result?.pan?.[5000];
+    if (e && p) {
+      targetLines.push(
+        `| pan interval median, 5,000 visible, ≤ the bare Pixi chart's | ${dpr} | ${fmt(p.intervalMedian)} |${withBefore ? ` ${b ? fmt(b.intervalMedian) : '–'} |` : ''} ${fmt(e.intervalMedian)} | ${e.intervalMedian <= p.intervalMedian * 1.02 ? 'yes' : '**no**'} |`,
+      );
+    }
+  }
+  out.push('### Target (issue 15, same run)', '', ...targetLines);
+  return out.join('\n');
+}

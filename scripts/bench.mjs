@@ -7,19 +7,26 @@
 //   --sizes=1e4,1e5    bar counts;  --dpr=1,2  device pixel ratios;  --libs=engine,lwc
 //   --port=8121        port of the static server (BENCH_PORT)
 //   --app-port=N       port of the app server the four-charts and scanner scenarios start (BENCH_APP_PORT; default --port + 1)
-//   --scenarios=a,b    run only these (session, four-charts, scanner); their sections replace those in results.md
+//   --scenarios=a,b    run only these (session, gpu, four-charts, scanner); their sections replace those in results.md
+//   --gpu-runs=N       runs of the gpu scenario (default 5, quick 3); each run visits every chart in turn
+//   --dry-run          print and keep .out/results.json, leave results.md alone
+//   --interleave       every scenario visits each cell once per run (default only for gpu), so load from
+//                      other work on the machine spreads evenly over the charts compared
+//   --before=REF       also measure the engine at git ref REF ("engine-before"; src/engine extracted with
+//                      git archive into node_modules/.cache/bench-before) in the same run: gpu scenario,
+//                      and session when --libs lists engine-before
 //
 // Scenarios are listed in SCENARIOS below; each names a function registered in tests/bench/bench-page.ts
 // and knows how to report its results, so new ones (e.g. "four live panels") plug in beside `session`.
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
-import { sessionReport } from './bench-report.mjs';
+import { gpuReport, sessionReport } from './bench-report.mjs';
 import { scannerScenario } from './bench-scanner.mjs';
 import { fourChartsScenario, mergeResultSections } from './bench-workstation.mjs';
 
@@ -60,6 +67,9 @@ const mode = {
   // The four-charts scenario's app server: next to the static server, in the same engineer's port range.
   appPort: Number(args['app-port'] ?? process.env.BENCH_APP_PORT ?? Number(args.port ?? process.env.BENCH_PORT ?? 8121) + 1),
   scenarios: list(args.scenarios, null),
+  gpuRuns: Number(args['gpu-runs'] ?? (quick ? 3 : 5)),
+  dryRun: args['dry-run'] === 'true',
+  before: args.before && args.before !== 'true' ? args.before : null,
 };
 
 /** name → page function, parameters per cell, and the report section it produces. */
@@ -79,6 +89,23 @@ const SCENARIOS = [
       panBudgetMs: quick ? 12_000 : 30_000,
     }),
     report: sessionReport,
+  },
+  {
+    // GPU-side cost (issue 15): the engine, lightweight-charts and the bare Pixi chart (tests/bench/bare-pixi.ts,
+    // the floor of this stack) panning at 200, 5,000 and 20,000 visible bars of the largest size. The
+    // runs are interleaved (each run visits every chart in turn) so a busy neighbour slows all alike.
+    name: 'gpu',
+    title: 'GPU-side cost: panning at dense zoom (engine, bare Pixi chart, lightweight-charts)',
+    interleave: true,
+    runs: () => mode.gpuRuns,
+    cells: () =>
+      mode.dprs.flatMap((dpr) =>
+        ['lwc', 'pixi', 'engine-before', 'engine']
+          .filter((l) => l === 'pixi' || (l === 'engine-before' ? mode.before : mode.libs.includes(l)))
+          .map((lib) => ({ dpr, bars: Math.max(...mode.sizes), lib })),
+      ),
+    params: ({ lib, bars }) => ({ lib, bars, seed: 1, frames: 60, visible: [200, 5000, 20000], indicatorsVisible: 5000, panBudgetMs: quick ? 10_000 : 20_000 }),
+    report: gpuReport,
   },
   // Runs the product itself (server + signed-in workstation), not the bench page: `run` replaces the page function.
   fourChartsScenario({ root: ROOT, appPort: mode.appPort, quick }),
@@ -142,6 +169,17 @@ async function main() {
   const before = machine();
   console.log(`bench: ${quick ? 'quick' : 'full'} mode — sizes ${mode.sizes.join(', ')}, dpr ${mode.dprs.join(', ')}, ${mode.runs} run(s); load avg ${before.load.map((l) => l.toFixed(2)).join(' ')}`);
   mkdirSync(OUT, { recursive: true });
+  if (mode.before) {
+    // The engine at another ref, beside this one in the same run (tests/bench/before-engine.ts).
+    const dir = path.join(ROOT, 'node_modules', '.cache', 'bench-before');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const commit = execFileSync('git', ['rev-parse', '--short', mode.before], { cwd: ROOT, encoding: 'utf8' }).trim();
+    execFileSync('sh', ['-c', `git archive "${commit}" src/engine | tar -x -C "${dir}"`], { cwd: ROOT });
+    process.env.BENCH_BEFORE_ENGINE = path.join(dir, 'src', 'engine', 'index.ts');
+    mode.beforeCommit = commit;
+    console.log(`bench: engine-before = src/engine at ${mode.before} (${commit})`);
+  }
   const pageScenarios = selected.some((s) => !s.run);
   if (pageScenarios) await build({ configFile: path.join(BENCH_DIR, 'vite.config.ts'), logLevel: 'warn' });
   const server = pageScenarios ? await serve(OUT, mode.port) : null;
@@ -158,25 +196,29 @@ async function main() {
         sections.push(scenario.report(result));
         continue;
       }
-      const results = [];
-      for (const cell of scenario.cells()) {
-        const runs = [];
-        for (let r = 0; r < mode.runs; r++) {
-          const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: cell.dpr });
-          const page = await context.newPage();
-          page.on('pageerror', (e) => console.error(`  page error: ${e.message}`));
-          await page.goto(`http://127.0.0.1:${mode.port}/index.html`);
-          await page.waitForFunction(() => window.__bench?.ready === true);
-          const t0 = Date.now();
-          const result = await page.evaluate(([name, params]) => window.__bench.run(name, params), [scenario.name, scenario.params(cell)]);
-          console.log(`  ${scenario.name} ${cell.lib} ${cell.bars} bars dpr ${cell.dpr} run ${r + 1}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-          runs.push(result);
-          await context.close();
-        }
-        results.push({ ...cell, result: mergeRuns(runs) });
+      const cells = scenario.cells();
+      const runCount = scenario.runs ? scenario.runs() : mode.runs;
+      const runsOf = cells.map(() => []);
+      // Cells outer (each cell's runs back to back), or runs outer (every cell once per run).
+      const order = scenario.interleave || args.interleave === 'true'
+        ? Array.from({ length: runCount }, (_, r) => cells.map((_, c) => [c, r])).flat()
+        : cells.flatMap((_, c) => Array.from({ length: runCount }, (_, r) => [c, r]));
+      for (const [c, r] of order) {
+        const cell = cells[c];
+        const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: cell.dpr });
+        const page = await context.newPage();
+        page.on('pageerror', (e) => console.error(`  page error: ${e.message}`));
+        await page.goto(`http://127.0.0.1:${mode.port}/index.html`);
+        await page.waitForFunction(() => window.__bench?.ready === true);
+        const t0 = Date.now();
+        const result = await page.evaluate(([name, params]) => window.__bench.run(name, params), [scenario.name, scenario.params(cell)]);
+        console.log(`  ${scenario.name} ${cell.lib} ${cell.bars} bars dpr ${cell.dpr} run ${r + 1}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        runsOf[c].push(result);
+        await context.close();
       }
+      const results = cells.map((cell, c) => ({ ...cell, result: mergeRuns(runsOf[c]), runs: runsOf[c] }));
       raw[scenario.name] = results;
-      sections.push(scenario.report(results, { title: scenario.title, sizes: mode.sizes, dprs: mode.dprs }));
+      sections.push(scenario.report(results, { title: scenario.title, sizes: mode.sizes, dprs: mode.dprs, runs: runCount, load: os.loadavg(), before: mode.before && `${mode.before} (${mode.beforeCommit})` }));
     }
   } finally {
     await browser.close();
@@ -200,9 +242,14 @@ async function main() {
     '',
   ].join('\n');
   const resultsPath = path.join(BENCH_DIR, 'results.md');
+  writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ mode, machine: { before, after }, raw }, null, 2));
+  if (mode.dryRun) {
+    console.log(sections.join('\n\n'));
+    console.log(`bench: dry run, results.md left alone (${minutes} min)`);
+    return;
+  }
   const merged = mode.scenarios ? mergeResultSections(resultsPath, sections) : null;
   writeFileSync(resultsPath, merged ?? `${header}\n${sections.join('\n\n')}\n`);
-  writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ mode, machine: { before, after }, raw }, null, 2));
   console.log(`bench: wrote tests/bench/results.md (${minutes} min)`);
 }
 

@@ -157,6 +157,8 @@ export interface GpuParams {
   frames: number;
   /** Bars visible in each pan run. */
   visible: number[];
+  /** Then one more pan at this many bars with four indicators (six lines) on, where the chart has them. */
+  indicatorsVisible: number | null;
   panBudgetMs: number;
 }
 
@@ -169,7 +171,6 @@ type GpuRun = FrameStats & { gpu: Record<keyof GpuFrame, number | null> | null }
  * does with the frame (SwiftShader rasterises on the CPU); the counters say what reached the GPU.
  */
 async function gpu(p: GpuParams): Promise<Record<string, unknown>> {
-  (globalThis as { __ctExp?: string }).__ctExp = (p as { exp?: string }).exp ?? ''; // EXPERIMENT
   const [el] = freshContainer(1);
   const chart: BenchChart = await createBenchChart(p.lib, el);
   await settle(3);
@@ -182,7 +183,10 @@ async function gpu(p: GpuParams): Promise<Record<string, unknown>> {
   await settle(5);
   const n = p.bars;
   const runs: Record<string, GpuRun> = {};
-  for (const visible of p.visible) {
+  const passes: Array<[key: string, visible: number]> = p.visible.map((v) => [String(v), v]);
+  if (p.indicatorsVisible && chart.showIndicators) passes.push([`${p.indicatorsVisible}+indicators`, p.indicatorsVisible]);
+  for (const [key, visible] of passes) {
+    if (key.endsWith('+indicators')) chart.showIndicators?.();
     chart.setRange(n - visible, n + 5);
     chart.renderNow?.();
     await settle(5);
@@ -204,7 +208,7 @@ async function gpu(p: GpuParams): Promise<Record<string, unknown>> {
       return xs.length ? stats(xs).median : null;
     };
     const keys: (keyof GpuFrame)[] = ['drawCalls', 'vertices', 'bufferBytes', 'textureUploads', 'seriesInstances', 'textLayouts', 'seriesPixels'];
-    runs[String(visible)] = { ...frameStats(samples), gpu: frames.length ? (Object.fromEntries(keys.map((k) => [k, med(k)])) as GpuRun['gpu']) : null };
+    runs[key] = { ...frameStats(samples), gpu: frames.length ? (Object.fromEntries(keys.map((k) => [k, med(k)])) as GpuRun['gpu']) : null };
   }
   chart.destroy();
   await settle(2);

@@ -9,12 +9,16 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { createChart as createEngine, type Candle, type ChartEngine } from '../../src/engine';
-import { presetDrawings, presetLines } from '../harness/chart-presets';
+import { presetDrawings, presetIndicators, presetLines } from '../harness/chart-presets';
 import { BarePixiChart } from './bare-pixi';
+import { createChart as createEngineBefore } from './before-engine';
 import { countGl } from './gl-counter';
 
-/** The engine, lightweight-charts, and the bare Pixi chart (the stack's floor, `bare-pixi.ts`). */
-export type Lib = 'engine' | 'lwc' | 'pixi';
+/**
+ * The engine, lightweight-charts, the bare Pixi chart (the stack's floor, `bare-pixi.ts`), and the
+ * engine at another git ref (`--before=<ref>`, see before-engine.ts).
+ */
+export type Lib = 'engine' | 'lwc' | 'pixi' | 'engine-before';
 
 /** What one frame sent to the GPU (WebGL charts only). */
 export interface GpuFrame {
@@ -22,8 +26,8 @@ export interface GpuFrame {
   vertices: number;
   bufferBytes: number;
   textureUploads: number;
-  /** Candle instances drawn (engine: columns; bare chart: LOD candles). */
-  seriesInstances: number;
+  /** Candle instances drawn (engine: columns; bare chart: LOD candles); null when not known. */
+  seriesInstances: number | null;
   /** Labels re-laid-out this frame (engine only). */
   textLayouts: number | null;
   /** Device px covered by candle/volume quads (engine only). */
@@ -48,6 +52,8 @@ export interface BenchChart {
   renderNow?(): void;
   /** Counters of the last paint (WebGL charts). */
   gpuFrame?(): GpuFrame;
+  /** SMA 20, EMA 50, VWAP and Bollinger bands (three lines): six polylines (the engine only). */
+  showIndicators?(): void;
 }
 
 const UP = '#26a69a';
@@ -55,6 +61,7 @@ const DOWN = '#ef5350';
 
 export async function createBenchChart(lib: Lib, el: HTMLElement): Promise<BenchChart> {
   if (lib === 'pixi') return barePixiChart(el);
+  if (lib === 'engine-before') return engineChart(el, createEngineBefore);
   return lib === 'engine' ? engineChart(el) : lightweightChart(el);
 }
 
@@ -112,8 +119,13 @@ async function barePixiChart(el: HTMLElement): Promise<BenchChart> {
   };
 }
 
-async function engineChart(el: HTMLElement): Promise<BenchChart> {
-  const chart: ChartEngine = await createEngine(el, { instrument: { tickSize: 0.1, precision: 1 } });
+async function engineChart(el: HTMLElement, create: typeof createEngine = createEngine): Promise<BenchChart> {
+  const chart: ChartEngine = await create(el, { instrument: { tickSize: 0.1, precision: 1 } });
+  // An engine from before getRenderStats() existed is counted at its context's WebGL calls
+  // (getContext returns the context the engine created on its canvas).
+  const canvas = el.querySelector('canvas');
+  const own = typeof chart.getRenderStats === 'function';
+  const counters = own || !canvas ? null : countGl(canvas.getContext('webgl2') as WebGL2RenderingContext);
   let data: Candle[] | null = null;
   return {
     prepare(d) {
@@ -129,8 +141,16 @@ async function engineChart(el: HTMLElement): Promise<BenchChart> {
     setRange: (from, to) => chart.setVisibleRange({ from, to }),
     update: (c) => chart.updateLastCandle(c),
     destroy: () => chart.destroy(),
-    renderNow: () => chart.renderNow(),
+    renderNow() {
+      counters?.reset();
+      chart.renderNow();
+    },
+    showIndicators: () => chart.setIndicators(presetIndicators(['sma', 'ema', 'vwap', 'bb'])),
     gpuFrame() {
+      if (counters) {
+        const { drawCalls, vertices, bufferBytes, textureUploads } = counters;
+        return { drawCalls, vertices, bufferBytes, textureUploads, seriesInstances: null, textLayouts: null, seriesPixels: null };
+      }
       const s = chart.getRenderStats();
       return {
         drawCalls: s.drawCalls,

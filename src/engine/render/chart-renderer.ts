@@ -155,15 +155,6 @@ export class ChartRenderer {
         texts += l.texts.shown;
       }
     }
-    // EXPERIMENT (temporary)
-    const exp = (globalThis as { __ctExp?: string }).__ctExp ?? '';
-    if (exp) {
-      this.series.container.visible = !exp.includes('noseries');
-      for (const l of this.layers) {
-        l.prims.container.visible = !exp.includes('noprims') && !exp.includes('no' + l.prims.container.label);
-        if (l.texts) l.texts.container.visible = !exp.includes('notext');
-      }
-    }
     this.renderer.render(this.stage);
     this.frames++;
     this.last = {

@@ -18,7 +18,7 @@ const SERIES_VERTEX_FLOATS = 3;
  */
 export class SeriesLayer {
   readonly container = new Container({ label: 'series' });
-  private readonly quads = new QuadGeometry(SERIES_VERTEX_FLOATS, { aPos: { format: 'float32x2', offset: 0 }, aColor: { format: 'unorm8x4', offset: 8 } }, false, 4096);
+  private readonly quads = new QuadGeometry(SERIES_VERTEX_FLOATS, { aPos: { format: 'float32x2', offset: 0 }, aColor: { format: 'unorm8x4', offset: 8 } }, false, 64);
   private readonly shader: Shader;
   private readonly mesh: Mesh<Geometry, Shader>;
   private readonly size = new Float32Array([1, 1]);
@@ -53,13 +53,19 @@ export class SeriesLayer {
   sync(view: SeriesView, deviceWidth: number, deviceHeight: number): void {
     this.size[0] = deviceWidth;
     this.size[1] = deviceHeight;
+    // The most a frame can draw at this width, allocated once rather than step by step while zooming
+    // out: at most one column per device px with two quads each (bodies as wide as their wick are
+    // left out); three quads only where bodies are wider than wicks, i.e. ≥ 3 px per bar.
+    this.quads.reserve(2 * (deviceWidth + 16));
     if (view.version === this.version) return;
     this.version = view.version;
     const n = view.count;
     const d = view.data;
     const wick = view.wickWidth;
     const volumeBottom = view.volumeBottom;
-    const { f32, u32 } = this.quads.vertices(3 * n);
+    let bodies = 0;
+    for (let o = 0; o < n * SERIES_STRIDE; o += SERIES_STRIDE) if (!bodyCovered(d, o, wick)) bodies++;
+    const { f32, u32 } = this.quads.vertices(2 * n + bodies);
     let q = 0;
     let px = 0;
     // Corners in the order (l,t) (r,t) (r,b) (l,b), as the instanced shader's mix(…, aCorner) made them.
@@ -92,8 +98,7 @@ export class SeriesLayer {
       const yClose = d[o + 5];
       const color = d[o + 7] > 0.5 ? this.up : this.down;
       quad(x, yHigh, x + wick, yLow + 1, color);
-      const covered = body === wick && yOpen >= yHigh && yOpen <= yLow && yClose >= yHigh && yClose <= yLow;
-      if (!covered) {
+      if (!bodyCovered(d, o, wick)) {
         const top = Math.min(yOpen, yClose);
         const left = x + (wick - body) * 0.5;
         quad(left, top, left + body, Math.max(yOpen, yClose, top + 1), color);
@@ -110,6 +115,13 @@ export class SeriesLayer {
     this.quads.destroy();
     this.shader.destroy(false);
   }
+}
+
+/** A body as wide as its wick whose open and close lie within high–low is inside the wick. */
+function bodyCovered(d: Float32Array, o: number, wick: number): boolean {
+  const yOpen = d[o + 2];
+  const yClose = d[o + 5];
+  return d[o + 1] === wick && yOpen >= d[o + 3] && yOpen <= d[o + 4] && yClose >= d[o + 3] && yClose <= d[o + 4];
 }
 
 /**

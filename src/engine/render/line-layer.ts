@@ -21,7 +21,7 @@ export class LineLayer {
       aB: { format: 'float32x2', offset: 12 },
     },
     true,
-    1024,
+    256,
   );
   private readonly shader: Shader;
   private readonly size = new Float32Array([1, 1]);

@@ -34,7 +34,7 @@ export class QuadGeometry {
     private readonly floatsPerVertex: number,
     attributes: Record<string, { format: VertexFormat; offset: number }>,
     withCorners: boolean,
-    capacity = 256,
+    capacity = 64,
   ) {
     this.capacity = capacity;
     this.f32 = new Float32Array(capacity * 4 * floatsPerVertex);
@@ -53,18 +53,24 @@ export class QuadGeometry {
 
   /** Room for `quads` quads; returns the vertex arrays to write (float and packed-colour views of one buffer). */
   vertices(quads: number): { f32: Float32Array; u32: Uint32Array } {
-    if (quads > this.capacity) {
-      let cap = this.capacity;
-      while (cap < quads) cap *= 2;
-      const next = new Float32Array(cap * 4 * this.floatsPerVertex);
-      this.capacity = cap;
-      this.f32 = next;
-      this.u32 = new Uint32Array(next.buffer);
-      this.data.data = next;
-      this.index.data = indexPattern(cap);
-      if (this.corners) this.corners.data = cornerPattern(cap);
-    }
+    // Grows by half at least: a layer's size changes step by step while zooming.
+    if (quads > this.capacity) this.grow(Math.max(quads, Math.ceil(this.capacity * 1.5)));
     return { f32: this.f32, u32: this.u32 };
+  }
+
+  /** Allocates room for exactly `quads` quads now (the most a layer can draw at this canvas size), not mid-gesture. */
+  reserve(quads: number): void {
+    if (quads > this.capacity) this.grow(quads);
+  }
+
+  private grow(capacity: number): void {
+    const next = new Float32Array(capacity * 4 * this.floatsPerVertex);
+    this.capacity = capacity;
+    this.f32 = next;
+    this.u32 = new Uint32Array(next.buffer);
+    this.data.data = next;
+    this.index.data = indexPattern(capacity);
+    if (this.corners) this.corners.data = cornerPattern(capacity);
   }
 
   /**
@@ -73,14 +79,14 @@ export class QuadGeometry {
    */
   replicate(src: Float32Array, count: number, srcStride = this.floatsPerVertex): void {
     const n = this.floatsPerVertex;
-    const { f32 } = this.vertices(count);
+    const { u32 } = this.vertices(count);
+    // Copied as 32-bit words: packed colours can be NaN patterns as floats, which a float copy may alter.
+    const from = new Uint32Array(src.buffer, src.byteOffset, src.length);
     for (let q = 0, s = 0, d = 0; q < count; q++, s += srcStride) {
-      const record = src.subarray(s, s + n);
-      f32.set(record, d);
-      f32.set(record, d + n);
-      f32.set(record, d + 2 * n);
-      f32.set(record, d + 3 * n);
-      d += 4 * n;
+      for (let v = 0; v < 4; v++) {
+        for (let k = 0; k < n; k++) u32[d + k] = from[s + k];
+        d += n;
+      }
     }
   }
 
@@ -98,8 +104,9 @@ export class QuadGeometry {
   }
 }
 
-function indexPattern(quads: number): Uint32Array {
-  const idx = new Uint32Array(quads * 6);
+/** Six indices per quad; 16-bit while the vertices fit (up to 16,384 quads). */
+function indexPattern(quads: number): Uint16Array | Uint32Array {
+  const idx = quads * 4 <= 65536 ? new Uint16Array(quads * 6) : new Uint32Array(quads * 6);
   for (let q = 0, i = 0, v = 0; q < quads; q++, i += 6, v += 4) {
     idx[i] = v;
     idx[i + 1] = v + 1;
