@@ -220,7 +220,7 @@ export class ChartController implements ToolHost, ControllerHost {
 
   hover(target: Target): void {
     const id = target?.type === 'drawing' ? target.hit.id : null;
-    const lineId = target?.type === 'line' ? target.id : null;
+    const lineId = target?.type === 'line' || target?.type === 'line-close' ? target.id : null;
     if (id === this.model.hoveredId && lineId === this.model.hoveredLineId) return;
     this.model.hoveredId = id;
     this.model.hoveredLineId = lineId;
@@ -252,6 +252,11 @@ export class ChartController implements ToolHost, ControllerHost {
     this.model.lines = this.model.lines.map((l) => (l.id === id ? { ...l, price } : l));
     this.events.emit('lineDragged', { id, line, price });
     this.invalidate(InvalidationLevel.light);
+  }
+
+  closeLine(id: string): void {
+    const line = this.model.lines.find((l) => l.id === id);
+    if (line?.closable) this.events.emit('lineCloseClicked', { id, line });
   }
 
   linePrice(id: string): number | undefined {

@@ -44,6 +44,8 @@ export interface PriceLine {
   color?: string;
   /** When true the user can drag the line; dropping it emits `lineDragged` with a tick-rounded price. */
   draggable?: boolean;
+  /** When true a ✕ box follows the label; a click on it emits `lineCloseClicked` (the app cancels or closes). */
+  closable?: boolean;
 }
 
 /** A vertical line at a time (a fill, an event, a session open), labelled on the time axis. */
@@ -176,6 +178,8 @@ export interface ChartEvents {
   drawingDeleted: { id: string; drawing: Drawing };
   /** A draggable price line was dropped at a new (tick-rounded) price. */
   lineDragged: { id: string; line: PriceLine; price: number };
+  /** The ✕ of a closable price line was clicked (pressed and released on it without moving). */
+  lineCloseClicked: { id: string; line: PriceLine };
   /** Cursor moved over the chart (null when it left). */
   crosshair: CrosshairInfo | null;
   /** The active tool changed inside the engine (Escape, or back to Select after a drawing was placed). */

@@ -41,7 +41,7 @@ export function createTestChart(opts: { bars?: number; width?: number; height?: 
   const scene = new Scene();
   const theme = resolveTheme(undefined);
   const events: TestChart['events'] = [];
-  for (const type of ['needHistory', 'drawingCommitted', 'drawingDeleted', 'lineDragged', 'toolChanged', 'selectionChanged'] as const) {
+  for (const type of ['needHistory', 'drawingCommitted', 'drawingDeleted', 'lineDragged', 'lineCloseClicked', 'toolChanged', 'selectionChanged'] as const) {
     controller.events.on(type, (payload) => events.push({ type, payload }));
   }
   const candles = generateCandles({ count: opts.bars ?? 300, seed: 1 });

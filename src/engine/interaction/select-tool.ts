@@ -11,13 +11,15 @@ export type SelectState =
   | 'pointing_canvas'
   | 'panning'
   | 'pointing_line'
-  | 'dragging_line';
+  | 'dragging_line'
+  | 'pointing_line_close';
 
 /**
  * The Select tool: hover, select, move and resize drawings, drag price lines, pan the chart.
  *
  * idle ─down on drawing→ pointing_drawing ─move→ dragging_handle | translating ─up→ idle (commit)
  * idle ─down on line→ pointing_line ─move→ dragging_line ─up→ idle (lineDragged)
+ * idle ─down on a line's ✕→ pointing_line_close ─up on it→ idle (lineCloseClicked); moving off abandons it
  * idle ─down on empty→ pointing_canvas ─move→ panning ─up→ idle
  */
 export class SelectTool implements ToolMachine {
@@ -50,6 +52,9 @@ export class SelectTool implements ToolMachine {
     } else if (target?.type === 'line') {
       this.lineId = target.id;
       this.state = 'pointing_line';
+    } else if (target?.type === 'line-close') {
+      this.lineId = target.id;
+      this.state = 'pointing_line_close';
     } else {
       this.host.select(null);
       this.state = 'pointing_canvas';
@@ -63,7 +68,7 @@ export class SelectTool implements ToolMachine {
         const target = this.host.target(p.x, p.y);
         this.host.hover(target);
         this.host.setCursor(
-          target?.type === 'line' ? 'ns-resize' : target?.type === 'drawing' ? (target.hit.part === 'handle' ? 'move' : 'pointer') : 'crosshair',
+          target?.type === 'line-close' ? 'pointer' : target?.type === 'line' ? 'ns-resize' : target?.type === 'drawing' ? (target.hit.part === 'handle' ? 'move' : 'pointer') : 'crosshair',
         );
         return;
       }
@@ -103,6 +108,8 @@ export class SelectTool implements ToolMachine {
         this.host.setCursor('ns-resize');
         this.pointerMove(p);
         return;
+      case 'pointing_line_close':
+        return;
       case 'dragging_line':
         if (!this.lineId) return;
         this.linePrice = this.host.pointAt(p.x, p.y).price;
@@ -111,8 +118,11 @@ export class SelectTool implements ToolMachine {
     }
   }
 
-  pointerUp(_p: ToolPointer): void {
-    if ((this.state === 'dragging_handle' || this.state === 'translating') && this.edited && this.original) {
+  pointerUp(p: ToolPointer): void {
+    if (this.state === 'pointing_line_close' && this.lineId) {
+      const target = this.host.target(p.x, p.y);
+      if (target?.type === 'line-close' && target.id === this.lineId) this.host.closeLine(this.lineId);
+    } else if ((this.state === 'dragging_handle' || this.state === 'translating') && this.edited && this.original) {
       this.host.preview(null);
       if (JSON.stringify(this.edited) !== JSON.stringify(this.original)) this.host.commit(this.edited, false);
     } else if (this.state === 'dragging_line' && this.lineId && this.linePrice !== null) {

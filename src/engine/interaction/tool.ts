@@ -10,8 +10,8 @@ export interface ToolPointer {
   shift?: boolean;
 }
 
-/** What a pointer is over, after arbitration: drawing handles, then draggable price lines, then drawing bodies. */
-export type Target = { type: 'drawing'; hit: DrawingHit } | { type: 'line'; id: string } | null;
+/** What a pointer is over, after arbitration: a price line's ✕, drawing handles, then draggable price lines, then drawing bodies. */
+export type Target = { type: 'drawing'; hit: DrawingHit } | { type: 'line'; id: string } | { type: 'line-close'; id: string } | null;
 
 /**
  * The engine as seen by tools. Tools never touch scales, stores or the renderer directly: they ask
@@ -31,6 +31,8 @@ export interface ToolHost {
   commit(d: Drawing, created: boolean): void;
   previewLine(id: string, price: number | null): void;
   commitLine(id: string, price: number): void;
+  /** The ✕ of a closable line was clicked. */
+  closeLine(id: string): void;
   linePrice(id: string): number | undefined;
   pan(dx: number, dy: number): void;
   setCursor(cursor: string): void;

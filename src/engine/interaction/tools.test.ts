@@ -127,6 +127,39 @@ describe('select tool', () => {
     expect(t.state()).toBe('select.pointing_canvas');
   });
 
+  it("reports a click on a closable line's ✕, not a drag, and ignores a press that leaves the box", () => {
+    const t = createTestChart();
+    const price = t.candles[280].close;
+    t.controller.setLines([
+      { id: 'o1', kind: 'order', role: 'stop', side: 'sell', size: 1, price, draggable: true, closable: true },
+      { id: 'o2', kind: 'order', role: 'take-profit', side: 'sell', size: 1, price: price + 300, draggable: true },
+    ]);
+    t.paint();
+    const boxes = t.controller.model.lineCloseBoxes;
+    expect(boxes.map((b) => b.id)).toEqual(['o1']);
+    const b = boxes[0];
+    const y = t.controller.ctx().priceToY(price);
+    expect(b.top).toBeLessThan(y);
+    expect(b.top + b.height).toBeGreaterThan(y);
+    const cx = b.left + b.width / 2;
+    const cy = b.top + b.height / 2;
+    t.down(cx, cy);
+    expect(t.state()).toBe('select.pointing_line_close');
+    t.up(cx, cy);
+    const closed = t.events.filter((e) => e.type === 'lineCloseClicked').map((e) => (e.payload as ChartEvents['lineCloseClicked']).id);
+    expect(closed).toEqual(['o1']);
+    expect(t.events.some((e) => e.type === 'lineDragged')).toBe(false);
+    // Pressed on the ✕ but released elsewhere: nothing happens.
+    t.down(cx, cy);
+    t.move(cx + 60, cy + 60);
+    t.up(cx + 60, cy + 60);
+    expect(t.events.filter((e) => e.type === 'lineCloseClicked')).toHaveLength(1);
+    // The line itself, right of its ✕, still drags.
+    t.down(b.left + b.width + 200, y);
+    expect(t.state()).toBe('select.pointing_line');
+    t.up(b.left + b.width + 200, y);
+  });
+
   it('highlights the drawing under the pointer', () => {
     const t = createTestChart();
     const price = t.candles[250].close;

@@ -47,6 +47,8 @@ export class ChartModel {
   timeLines: TimeLine[] = [];
   linePreview: { id: string; price: number } | null = null;
   hoveredLineId: string | null = null;
+  /** The ✕ boxes of closable lines as last painted (CSS px), for hit-testing what the user sees. */
+  lineCloseBoxes: { id: string; left: number; top: number; width: number; height: number }[] = [];
   magnet = true;
 
   crosshair: { x: number; y: number } | null = null;
@@ -140,10 +142,13 @@ export class ChartModel {
     return this.roundPrice(raw);
   }
 
-  /** Arbitrated target under the pointer: drawing handles, then draggable price lines, then drawing bodies. */
+  /** Arbitrated target under the pointer: a line's ✕, drawing handles, then draggable price lines, then drawing bodies. */
   target(x: number, y: number): Target {
     const pane = this.pane;
     if (x < pane.left || x > pane.left + pane.width || y < pane.top || y > pane.top + pane.height) return null;
+    for (const b of this.lineCloseBoxes) {
+      if (x >= b.left && x <= b.left + b.width && y >= b.top && y <= b.top + b.height) return { type: 'line-close', id: b.id };
+    }
     const hit = hitTestDrawings(this.visibleDrawings(), this.drawingContext(), x, y, this.selectedId);
     if (hit?.part === 'handle') return { type: 'drawing', hit };
     let lineId: string | null = null;

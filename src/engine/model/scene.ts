@@ -193,6 +193,7 @@ function buildDrawingsAndLines(model: ChartModel, scene: Scene, env: SceneEnv): 
   scene.marks.begin(model.dpr);
   scene.markTexts.begin();
   scene.timeLabels.clear(scene.markTexts);
+  model.lineCloseBoxes = [];
 
   const ctx = model.drawingContext();
   const out: DrawingOutput = {
@@ -252,7 +253,17 @@ function drawPriceLine(model: ChartModel, scene: Scene, env: SceneEnv, line: Pri
   const solid = line.kind === 'position' && (line.role ?? 'entry') === 'entry';
   const emphasis = model.hoveredLineId === line.id || model.linePreview?.id === line.id;
   scene.lines.hline(pane.left, axisLeft, y, emphasis ? 2 : 1, color, solid ? 0 : 6, solid ? 0 : 4);
-  boxLabel(scene.lines, scene.lineTexts, env.measure, pane.left + 8, y, priceLineLabel(line), color, 0xffffffff, 0, 0.5);
+  const box = boxLabel(scene.lines, scene.lineTexts, env.measure, pane.left + 8, y, priceLineLabel(line), color, 0xffffffff, 0, 0.5);
+  if (line.closable) {
+    // The ✕ sits right of the label, a square of the label's height, in the line's colour.
+    const left = box.left + box.width + 2;
+    const size = box.height;
+    const inset = 5;
+    scene.lines.rect(left, box.top, size, size, color);
+    scene.lines.segment(left + inset, box.top + inset, left + size - inset, box.top + size - inset, 1.5, 0xffffffff);
+    scene.lines.segment(left + inset, box.top + size - inset, left + size - inset, box.top + inset, 1.5, 0xffffffff);
+    model.lineCloseBoxes.push({ id: line.id, left, top: box.top, width: box.height, height: box.height });
+  }
   priceAxisLabel(scene.marks, scene.markTexts, axisLeft, axisWidth, y, model.formatPrice(price), color, 0xffffffff);
 }
 
