@@ -1,4 +1,5 @@
 import { bindDrawingSettingsToUser } from './drawing-settings';
+import { bindHotkeysToUser } from './hotkeys';
 import { bindUserSettingsToUser } from './user-settings';
 
 export * from './user-settings';
@@ -8,6 +9,7 @@ export * from './alerts';
 export * from './favorites';
 export * from './chart-links';
 export * from './workstation-layout-cache';
+export * from './hotkeys';
 export { configureStateStorage, storageNameFor, type StorageLike } from './storage';
 
 /**
@@ -15,5 +17,5 @@ export { configureStateStorage, storageNameFor, type StorageLike } from './stora
  * generic names). The app calls this whenever the signed-in user changes.
  */
 export async function bindLocalStateToUser(userId: string | null): Promise<void> {
-  await Promise.all([bindUserSettingsToUser(userId), bindDrawingSettingsToUser(userId)]);
+  await Promise.all([bindUserSettingsToUser(userId), bindDrawingSettingsToUser(userId), bindHotkeysToUser(userId)]);
 }

@@ -18,3 +18,9 @@ export function prepareLimitOrder(price: string, side: 'BUY' | 'SELL'): void {
   orderDraft.side = side;
   orderDraft.seq++;
 }
+
+/**
+ * The size Order entry would send now (typed, or sized from risk) and its pair, for the buy / sell
+ * market hotkeys; `qty` is '' while Order entry is closed or its size is empty.
+ */
+export const orderEntrySize = proxy<{ symbol: string | null; qty: string }>({ symbol: null, qty: '' });

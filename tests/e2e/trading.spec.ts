@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ApiClient, createAccount, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice } from './helpers';
 
 // Trading in the workstation (issue 12) on the simulator: a new trader creates a simulator key from
@@ -156,4 +156,94 @@ test('a funded user with a $1,000 position limit sees the refusal at the size fi
   await expect(entry.getByLabel(/^Size/)).toHaveValue('0.1'); // what was typed, snapped to the step (kept after the refusal)
   await tab(page, 'Positions').click();
   await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible();
+});
+
+/** Where the ✕ of the order or position line at `price` is: the pointer turns into a hand over it. */
+async function closeBoxAt(page: Page, body: Locator, price: number): Promise<{ x: number; y: number }> {
+  const box = (await body.boundingBox())!;
+  const y = await yForPrice(page, body, price, box.x + (box.width - 90) * 0.6);
+  const canvas = body.locator('canvas');
+  for (let x = box.x + 30; x < box.x + 360; x += 4) {
+    await page.mouse.move(x, y);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if ((await canvas.evaluate((c) => (c as HTMLCanvasElement).style.cursor)) === 'pointer') return { x: x + 4, y };
+  }
+  throw new Error(`no ✕ on the line at ${price}`);
+}
+
+test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the chart lines cancels an order and closes the position', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signInThroughUi(page, await signUpFreshUser('chart-trader'));
+
+  // Settings → API keys → a generated simulator key, its password remembered on this device.
+  await page.goto('/settings/api-keys/add-new');
+  const form = page.getByRole('form', { name: 'New API key' });
+  await form.getByLabel('Name').fill('Sim binance');
+  await form.getByRole('button', { name: 'Generate simulator key' }).click();
+  await expect(form.getByLabel('API key')).toHaveValue(/^sim-/);
+  await form.getByLabel('Key password', { exact: true }).fill('chart-pass-1');
+  await form.getByLabel('Repeat key password').fill('chart-pass-1');
+  await form.getByLabel('Remember password on this device').check();
+  await form.getByRole('button', { name: 'Add API key' }).click();
+  await expect(page).not.toHaveURL(/add-new/, { timeout: 15_000 });
+  await expect(page.getByText('Sim binance').first()).toBeVisible();
+
+  // Preferences: closing from the chart and hotkeys allowed.
+  await page.goto('/settings/preferences');
+  await page.getByRole('switch', { name: /^Allow position close/ }).check();
+
+  await page.goto('/trade');
+  await tab(page, 'Order entry').click();
+  await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+  const entry = inPanel(page, 'order-entry', 'order-entry');
+  await entry.getByLabel('Order type').click();
+  await page.getByRole('option', { name: 'Market', exact: true }).click();
+  await entry.getByLabel(/^Size/).fill('0.010');
+
+  // `?` lists the hotkeys; Shift+B buys the Order entry size at market (not while typing in a field).
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('Shift+Slash');
+  const help = page.getByTestId('hotkeys-help');
+  await expect(help).toContainText('Buy at market with the Order entry size');
+  await expect(help.getByRole('row').filter({ hasText: 'Buy at market' })).toContainText('Shift + B');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  await page.keyboard.press('Shift+B');
+  await tab(page, 'Positions').click();
+  const positions = inPanel(page, 'positions', 'positions-table');
+  await expect(positions).toContainText('Long', { timeout: 15_000 });
+  await expect(positions.getByRole('row').filter({ hasText: 'BTCUSDT' }).getByRole('cell').nth(2)).toHaveText('0.01');
+  const entryPrice = Number(await positions.getByRole('row').filter({ hasText: 'BTCUSDT' }).getByRole('cell').nth(4).textContent());
+
+  // A limit take-profit above the price: its line on the chart has a ✕ that cancels it after a confirm.
+  const body = page.getByTestId('chart-body').first();
+  const last = Number(await body.getAttribute('data-last-price'));
+  await tab(page, 'Order entry').click();
+  await entry.getByLabel('Order type').click();
+  await page.getByRole('option', { name: 'Limit', exact: true }).click();
+  await entry.getByText('Sell / Short').click();
+  const target = Math.round(last * 1.004);
+  await entry.getByLabel('Price').fill(String(target));
+  await entry.getByLabel(/^Size/).fill('0.004');
+  await entry.getByTestId('place-order').click();
+  await tab(page, 'Orders').click();
+  const orders = inPanel(page, 'orders', 'orders-table');
+  await expect(orders).toContainText(String(target), { timeout: 15_000 });
+  await expect(body).toHaveAttribute('data-trade-lines', /^[3-4]$/, { timeout: 15_000 });
+
+  const cross = await closeBoxAt(page, body, target);
+  await page.mouse.click(cross.x, cross.y);
+  const confirm = page.getByRole('dialog', { name: 'Cancel order' });
+  await expect(confirm).toContainText(`Cancel the sell limit 0.004 BTCUSDT order at ${target}?`);
+  await confirm.getByRole('button', { name: 'Cancel order' }).click();
+  await expect(inPanel(page, 'orders', 'no-orders')).toBeVisible({ timeout: 15_000 });
+
+  // The position's ✕ closes it at market after its confirm.
+  const posCross = await closeBoxAt(page, body, entryPrice);
+  await page.mouse.click(posCross.x, posCross.y);
+  const closeDialog = page.getByRole('dialog', { name: 'Close position' });
+  await expect(closeDialog).toContainText('Close the long 0.01 BTCUSDT at market?');
+  await closeDialog.getByRole('button', { name: 'Close position' }).click();
+  await tab(page, 'Positions').click();
+  await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible({ timeout: 15_000 });
 });

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { z } from 'zod';
 import { http } from '../client';
 import { messageResponseSchema } from '../contracts/common';
@@ -29,6 +30,7 @@ import {
   type PlaceOrderBody,
   type Position,
 } from '../contracts/trading';
+import { httpStatus } from '../errors';
 import { retryServerErrors } from '../query-meta';
 
 /**
@@ -67,6 +69,12 @@ export async function getOpenOrders(k: TradeKey): Promise<Order[]> {
   return z.array(orderSchema).parse(data);
 }
 
+/** A client order id (letters and digits, 32 at most: every exchange takes it) that makes a resend of the same order harmless. */
+export function newClientOrderId(): string {
+  const random = globalThis.crypto?.randomUUID?.().replace(/-/g, '') ?? `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+  return `ct${random}`.slice(0, 32);
+}
+
 export async function placeOrder(k: TradeKey, body: PlaceOrderBody): Promise<Order> {
   const { data } = await http.post<unknown>(`${base(k)}/orders`, placeOrderBodySchema.parse(body), { headers: headers(k) });
   return orderSchema.parse(data);
@@ -102,8 +110,90 @@ export function usePositions(k: TradeKey | null) {
   return useQuery({ queryKey: tradeQueryKey.positions(k?.apiKeyId ?? ''), queryFn: () => getPositions(k!), enabled: k !== null, ...readOptions, meta: { errorMessage: 'Unable to load positions' } });
 }
 
+/**
+ * Orders whose placing ended in a 502/504 the server could not settle with the exchange (it checks
+ * by client id first): the terminal does not know whether they rest there. They show as OUT_OF_SYNC
+ * until a read of the open orders made after the failure settles them — found open (the real row
+ * replaces it), found in the history (filled or cancelled since), or found nowhere (not placed).
+ */
+const outOfSync = new Map<string, Array<{ row: Order; since: number; checking: boolean }>>();
+let outOfSyncVersion = 0;
+const outOfSyncListeners = new Set<() => void>();
+const outOfSyncChanged = () => {
+  outOfSyncVersion++;
+  outOfSyncListeners.forEach((l) => l());
+};
+
+export function markOutOfSync(apiKeyId: string, rows: readonly Order[]): void {
+  const list = outOfSync.get(apiKeyId) ?? [];
+  const since = Date.now();
+  for (const r of rows) if (r.clientOrderId) list.push({ row: { ...r, status: 'OUT_OF_SYNC' }, since, checking: false });
+  outOfSync.set(apiKeyId, list);
+  outOfSyncChanged();
+}
+
+const noteListeners = new Set<(note: string) => void>();
+/** How an OUT_OF_SYNC row was settled, for the UI to tell the trader (returns the unsubscribe). */
+export function onOutOfSyncSettled(listener: (note: string) => void): () => void {
+  noteListeners.add(listener);
+  return () => noteListeners.delete(listener);
+}
+
+function settleOutOfSync(apiKeyId: string, clientOrderId: string, note: string | null): void {
+  const list = (outOfSync.get(apiKeyId) ?? []).filter((e) => e.row.clientOrderId !== clientOrderId);
+  if (list.length) outOfSync.set(apiKeyId, list);
+  else outOfSync.delete(apiKeyId);
+  outOfSyncChanged();
+  if (note) noteListeners.forEach((l) => l(note));
+}
+
+/** The open orders with the unsettled OUT_OF_SYNC rows after them (none that the exchange now lists). */
+export function withOutOfSync(orders: readonly Order[], apiKeyId: string): Order[] {
+  const rows = outOfSync.get(apiKeyId);
+  if (!rows?.length) return orders as Order[];
+  const known = new Set(orders.map((o) => o.clientOrderId));
+  return [...orders, ...rows.filter((e) => !known.has(e.row.clientOrderId)).map((e) => e.row)];
+}
+
 export function useOpenOrders(k: TradeKey | null) {
-  return useQuery({ queryKey: tradeQueryKey.orders(k?.apiKeyId ?? ''), queryFn: () => getOpenOrders(k!), enabled: k !== null, ...readOptions, meta: { errorMessage: 'Unable to load orders' } });
+  const apiKeyId = k?.apiKeyId ?? '';
+  const version = useSyncExternalStore(
+    (l) => {
+      outOfSyncListeners.add(l);
+      return () => outOfSyncListeners.delete(l);
+    },
+    () => outOfSyncVersion,
+  );
+  // A new select whenever the OUT_OF_SYNC rows change.
+  const select = useCallback((orders: Order[]) => (version >= 0 ? withOutOfSync(orders, apiKeyId) : orders), [apiKeyId, version]);
+  const query = useQuery({ queryKey: tradeQueryKey.orders(apiKeyId), queryFn: () => getOpenOrders(k!), enabled: k !== null, ...readOptions, select, meta: { errorMessage: 'Unable to load orders' } });
+  const queryClient = useQueryClient();
+  const { dataUpdatedAt } = query;
+  useEffect(() => {
+    const rows = outOfSync.get(apiKeyId);
+    if (!k || !rows?.length) return;
+    const orders = queryClient.getQueryData<Order[]>(tradeQueryKey.orders(apiKeyId)) ?? [];
+    for (const entry of rows) {
+      const id = entry.row.clientOrderId!;
+      if (orders.some((o) => o.clientOrderId === id)) {
+        settleOutOfSync(apiKeyId, id, null);
+      } else if (dataUpdatedAt > entry.since && !entry.checking) {
+        entry.checking = true;
+        getOrderHistory(k, entry.row.symbol)
+          .then((page) => {
+            const past = page.data.find((o) => o.clientOrderId === id);
+            const what = `The ${entry.row.side === 'BUY' ? 'buy' : 'sell'} ${entry.row.qty} ${entry.row.symbol} order`;
+            settleOutOfSync(apiKeyId, id, past ? `${what} reached the exchange and is now ${past.status.toLowerCase().replace('_', ' ')}` : `${what} was not placed`);
+            void queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(apiKeyId) });
+          })
+          .catch(() => {
+            // Still unreachable: stays OUT_OF_SYNC; the next read tries again.
+            entry.checking = false;
+          });
+      }
+    }
+  }, [k, apiKeyId, dataUpdatedAt, version, queryClient]);
+  return query;
 }
 
 /**
@@ -122,8 +212,18 @@ export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: 
       if (k && rows.length) queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => [...rows, ...list]);
       return rows.map((r) => r.id);
     },
-    onError: (_err, _arg, temporary) => {
-      if (k && temporary?.length) queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => list.filter((o) => !temporary.includes(o.id)));
+    onError: (err, arg, temporary) => {
+      if (!k || !temporary?.length) return;
+      // A 502/504 after the server's own check by client id: whether the order rests is unknown.
+      const status = httpStatus(err);
+      if (optimistic && (status === 502 || status === 504)) {
+        const rows = optimistic(arg);
+        markOutOfSync(
+          k.apiKeyId,
+          rows.map((r, i) => ({ ...r, id: temporary[i] ?? r.id })),
+        );
+      }
+      queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => list.filter((o) => !temporary.includes(o.id)));
     },
     onSettled: () => (k ? queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(k.apiKeyId) }) : undefined),
     meta: { errorMessage },

@@ -109,7 +109,7 @@ export function ChartPanel({ node }: PanelProps) {
 
   const drawingCount = useChartDrawings(engine, market, { drawing: drawingOn, fib: fibOn });
   useLocalFibImport();
-  const tradeLines = useChartTradeLines(engine, market, tickSize);
+  const { lines: tradeLines, dialog: tradeLineDialog } = useChartTradeLines(engine, market, tickSize);
   const { createAt, lineCount } = useChartAlerts(engine, market, alertsOn, livePrice, tickSize, tradeLines);
 
   const crosshair = useRef<CrosshairInfo | null>(null);
@@ -250,6 +250,7 @@ export function ChartPanel({ node }: PanelProps) {
           }}
         />
       ) : null}
+      {tradeLineDialog}
     </Stack>
   );
 }

@@ -8,6 +8,8 @@ import type { PriceLine } from '../../engine';
  * break-even. Numbers for drawing only: the exchange's strings stay the source of truth.
  */
 const PREFIX = 'order:';
+/** The position's entry line (its ✕ closes the position). */
+export const POSITION_LINE = 'position:entry';
 
 const roleOf = (o: Order): NonNullable<PriceLine['role']> => {
   if (o.role === 'stop-loss') return 'stop';
@@ -34,7 +36,12 @@ function pnlAt(position: Position | undefined, price: number, qty: number): numb
   return dir * qty * perUnit * (price - entry);
 }
 
-export function tradeLines(orders: readonly Order[], position: Position | undefined): PriceLine[] {
+/**
+ * `closePosition`: the position's entry line gets a ✕ that closes it (SPEC allowPositionClose); every
+ * order line has a ✕ that cancels the order. TEMPORARY rows (not acknowledged yet) can be neither
+ * dragged nor cancelled.
+ */
+export function tradeLines(orders: readonly Order[], position: Position | undefined, opts: { closePosition?: boolean } = {}): PriceLine[] {
   const lines: PriceLine[] = [];
   for (const o of orders) {
     const price = linePriceOf(o);
@@ -49,12 +56,22 @@ export function tradeLines(orders: readonly Order[], position: Position | undefi
       price,
       size,
       ...(closes ? { pnl: pnlAt(position, price, Math.min(size, Number(position.size))) } : {}),
-      draggable: true,
+      draggable: o.status !== 'TEMPORARY',
+      closable: o.status !== 'TEMPORARY',
     });
   }
   if (position) {
     const side = position.side === 'BUY' ? 'buy' : 'sell';
-    lines.push({ id: 'position:entry', kind: 'position', role: 'entry', side, price: Number(position.entryPrice), size: Number(position.size), pnl: Number(position.unrealisedPnl) });
+    lines.push({
+      id: POSITION_LINE,
+      kind: 'position',
+      role: 'entry',
+      side,
+      price: Number(position.entryPrice),
+      size: Number(position.size),
+      pnl: Number(position.unrealisedPnl),
+      ...(opts.closePosition ? { closable: true } : {}),
+    });
     if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: Number(position.liquidationPrice) });
     if (position.breakEvenPrice && position.breakEvenPrice !== position.entryPrice) lines.push({ id: 'position:break-even', kind: 'position', role: 'break-even', side, price: Number(position.breakEvenPrice) });
   }

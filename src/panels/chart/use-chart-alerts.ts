@@ -39,7 +39,7 @@ export function useChartAlerts(
   const { mutate: update } = useUpdateAlert();
   const { mutate: create } = useCreateAlert();
 
-  // The chart's app lines: its alerts and the traded key's orders and position (use-chart-trade-lines.ts).
+  // The chart's app lines: its alerts and the traded key's orders and position (use-chart-trade-lines.tsx).
   const extraRef = useRef(extraLines);
   extraRef.current = extraLines;
   useEffect(() => engine?.setLines([...alertLines(shown), ...extraLines]), [engine, shown, extraLines]);

@@ -1,13 +1,21 @@
 import { Stack, Table, Text } from '@mantine/core';
+import { useMemo } from 'react';
 import { useSnapshot } from 'valtio';
+import type { ExchangeId } from '../../api/contracts/common';
 import { useBalance } from '../../api/trade/trade-api';
 import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
+import { useMarketTickers } from '../shared/use-market-tickers';
 import { AccountGate } from './account-bar';
+import { convertAmount, findConversion } from './convert';
 import { MASK, money } from './format';
 import { useTradingAccount } from './use-trading-account';
 
-/** Balance (SPEC §3 `balanceType`, `maskBalance`): total or available, margin in use, unrealised PnL. */
+/**
+ * Balance (SPEC §3 `balanceType`, `balanceCurrency`, `maskBalance`): total or available, margin in use,
+ * unrealised PnL — in the chosen currency, converted at the exchange's last price (the rate is shown),
+ * or in the account's own currency with a note when no pair links the two.
+ */
 export function BalancePanel(_props: PanelProps) {
   const account = useTradingAccount();
   return (
@@ -20,9 +28,12 @@ export function BalancePanel(_props: PanelProps) {
 function BalanceBody({ account }: { account: ReturnType<typeof useTradingAccount> }) {
   const s = useSnapshot(userSettings);
   const balance = useBalance(account.tradeKey);
+  const { tickers } = useMarketTickers(account.exchange as ExchangeId);
+  const prices = useMemo(() => new Map([...tickers].map(([symbol, t]) => [symbol, t.lastPrice])), [tickers]);
   const b = balance.data;
+  const conversion = b ? findConversion(b.currency, s.balanceCurrency, prices) : null;
   if (!b) return <Text size="sm" c="dimmed">{balance.isError ? 'The balance could not be read.' : 'Reading the balance…'}</Text>;
-  const m = (v: string) => (s.maskBalance ? MASK : money(v, b.currency));
+  const m = (v: string) => (s.maskBalance ? MASK : conversion ? `${conversion.approximate ? '≈ ' : ''}${money(convertAmount(v, conversion), conversion.currency)}` : money(v, b.currency));
   const headline = s.balanceType === 'available' ? b.available : b.total;
   return (
     <Stack gap={4} data-testid="balance">
@@ -32,6 +43,16 @@ function BalanceBody({ account }: { account: ReturnType<typeof useTradingAccount
       <Text fw={700} size="lg" data-testid="balance-headline">
         {m(headline)}
       </Text>
+      {conversion?.rate && !s.maskBalance ? (
+        <Text size="xs" c="dimmed" data-testid="balance-rate">
+          {money(headline, b.currency)} at {conversion.rate.symbol} {conversion.rate.price}
+        </Text>
+      ) : null}
+      {!conversion ? (
+        <Text size="xs" c="dimmed" data-testid="balance-rate">
+          No {s.balanceCurrency} price on this exchange: shown in {b.currency}
+        </Text>
+      ) : null}
       <Table withRowBorders={false} fz="xs" verticalSpacing={2}>
         <Table.Tbody>
           <Table.Tr>

@@ -7,8 +7,8 @@ import type { BracketBody, LadderBody, LeverageBody, MarginModeBody, PlaceOrderB
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
-import { placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
-import { orderDraft } from '../../state/order-draft';
+import { newClientOrderId, placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { orderDraft, orderEntrySize } from '../../state/order-draft';
 import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
@@ -96,12 +96,24 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
     [bracket, balance.data, entryPrice, stop, riskPercent, qty, sizeMode, targets, leverage, side, s.stepSize, s.tickSize, s.minQty, s.maxQty, s.contractValue, s.category],
   );
   const size = bracket && sizeMode === 'risk' ? (p?.qty ?? '') : qty;
+  // The buy / sell market hotkeys trade this size.
+  useEffect(() => {
+    orderEntrySize.symbol = s.tradingPair;
+    orderEntrySize.qty = size;
+  }, [size, s.tradingPair]);
+  useEffect(
+    () => () => {
+      orderEntrySize.symbol = null;
+      orderEntrySize.qty = '';
+    },
+    [],
+  );
 
   const applyLeverage = useTradeAction(account.tradeKey, (k, body: LeverageBody) => putLeverage(k, body), 'Unable to set the leverage');
   const applyMode = useTradeAction(account.tradeKey, (k, body: MarginModeBody) => putMarginMode(k, body), 'Unable to set the margin mode');
   const notional = isNumberText(size) && isNumberText(entryPrice) ? (terms.category === 'inverse' ? Number(size) * Number(terms.contractSize) : Number(size) * Number(terms.contractSize) * Number(entryPrice)) : null;
   const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused', (body) =>
-    body.type === 'MARKET' ? [] : [temporaryOrder(account.exchange as ExchangeId, body)],
+    [temporaryOrder(account.exchange as ExchangeId, body)],
   );
   const placeL = useTradeAction(account.tradeKey, (k, body: LadderBody) => placeLadder(k, body), 'The ladder was refused');
   const placeB = useTradeAction(account.tradeKey, (k, body: BracketBody) => placeBracket(k, body), 'The bracket was refused');
@@ -147,6 +159,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           symbol: s.tradingPair,
           side,
           type: apiType,
+          clientOrderId: newClientOrderId(),
           qty: size,
           ...(apiType === 'LIMIT' || apiType === 'STOP_LIMIT' || apiType === 'TAKE_PROFIT' ? { price } : {}),
           ...(apiType !== 'MARKET' && apiType !== 'LIMIT' ? { triggerPrice: trigger } : {}),

@@ -95,6 +95,13 @@ describe('trading panels', () => {
     userSettings.maskBalance = true;
     await waitFor(() => expect(screen.getByTestId('balance-headline')).toHaveTextContent('••••'));
     expect(screen.getByTestId('balance')).not.toHaveTextContent('USDT');
+    // A currency no price links to: shown in the account's own, saying so.
+    Object.assign(userSettings, { maskBalance: false, balanceCurrency: 'BTC' });
+    await waitFor(() => expect(screen.getByTestId('balance-rate')).toHaveTextContent('No BTC price on this exchange: shown in USDT'));
+    expect(screen.getByTestId('balance-headline')).toHaveTextContent('9000.00 USDT');
+    // USD is shown one for one with USDT, marked as approximate.
+    userSettings.balanceCurrency = 'USD';
+    await waitFor(() => expect(screen.getByTestId('balance-headline')).toHaveTextContent('≈ 9000.00 USD'));
   });
 
   it('Positions: every pair, or only the traded one with hide-other-symbols; PnL with its % of margin', async () => {

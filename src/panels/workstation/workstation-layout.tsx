@@ -16,6 +16,7 @@ import { CHART_PANEL, addPanel, buildModel, defaultLayoutJson, serializeLayout }
 import { restoreLayout } from './layout-migrations';
 import { LayoutSaver, type LayoutSaveStatus } from './layout-saver';
 import { withNamedLayout, withoutNamedLayout } from './named-layouts';
+import { WorkstationHotkeys } from './hotkeys-help';
 import { EmptyTabset, PanelHost, renderTab } from './panel-host';
 import { POPOUT_URL, onPopoutOpen } from './popout';
 import { WorkstationToolbar } from './workstation-toolbar';
@@ -135,6 +136,7 @@ export function WorkstationLayout({ cacheName, serverSettings, flags }: Workstat
       {activeServices(flags).map(({ id, component: Service }) => (
         <Service key={id} />
       ))}
+      <WorkstationHotkeys />
       <WorkstationToolbar
         model={current.model}
         offered={offered}

@@ -7,6 +7,7 @@ import { installFakeApi, signInForTest } from '../../api/testing/fake-api';
 import { renderRoutes } from '../../ui/testing/render-routes';
 import { PreferencesPage } from '../settings-routes';
 import { defaultUserSettings, updateUserSettings, userSettings } from '../../state/user-settings';
+import { hotkeys, resetHotkeys } from '../../state/hotkeys';
 
 const ROUTES = [{ path: '/settings/preferences', element: <PreferencesPage /> }];
 let api: ReturnType<typeof installFakeApi>;
@@ -126,5 +127,37 @@ describe('settings/preferences: quick picks', () => {
     await user.type(input, '4{Enter}');
     await waitFor(() => expect(within(stop).queryByText('4 %')).not.toBeInTheDocument());
     expect(input).toHaveValue('4 %');
+  });
+});
+
+describe('settings/preferences: hotkeys', () => {
+  beforeEach(() => resetHotkeys());
+
+  it('records a new combination, refuses a taken or reserved one with the reason, clears with Backspace, resets', async () => {
+    api = installFakeApi();
+    signInForTest();
+    const user = userEvent.setup();
+    await renderRoutes(ROUTES, '/settings/preferences');
+    const table = await screen.findByTestId('hotkeys-table');
+    const change = within(table).getByRole('button', { name: 'Change the hotkey: Cancel all orders on the pair' });
+
+    await user.click(change);
+    expect(change).toHaveTextContent('Press keys…');
+    await user.keyboard('{Control>}{Shift>}k{/Shift}{/Control}');
+    expect(hotkeys.cancelAll).toBe('Ctrl+Shift+K');
+    expect(change).toHaveTextContent('Change');
+
+    await user.click(change);
+    await user.keyboard('{Shift>}b{/Shift}');
+    expect(await within(table).findByRole('alert')).toHaveTextContent('Shift+B is already “Buy at market with the Order entry size”');
+    expect(hotkeys.cancelAll).toBe('Ctrl+Shift+K');
+    await user.keyboard('{Alt>}a{/Alt}');
+    expect(within(table).getByRole('alert')).toHaveTextContent('Alt+A is reserved: add an alert at the crosshair price');
+
+    await user.keyboard('{Backspace}');
+    expect(hotkeys.cancelAll).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Reset to defaults' }));
+    expect(hotkeys.cancelAll).toBe('Shift+C');
   });
 });

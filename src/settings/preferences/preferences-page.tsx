@@ -17,6 +17,7 @@ import {
   type OrderEntryType,
 } from '../../state/user-settings';
 import { ALERT_SOUND_LABELS, playAlertSound } from '../../ui/alert-sounds';
+import { HotkeysSection } from './hotkeys-section';
 import { QuickPickList } from './quick-pick-list';
 import { usePageTitle } from '../../ui/use-page-title';
 
@@ -37,9 +38,9 @@ export const balanceCurrencySchema = z
   .trim()
   .regex(/^[A-Za-z0-9]{2,10}$/, 'Use the asset code, e.g. USDT');
 
-function Section({ title, description, children }: { title: string; description?: string; children: ReactNode }) {
+function Section({ title, description, children, id }: { title: string; description?: string; children: ReactNode; id?: string }) {
   return (
-    <Card withBorder radius="md" padding="lg">
+    <Card withBorder radius="md" padding="lg" id={id}>
       <Stack gap="sm">
         <div>
           <Title order={4}>{title}</Title>
@@ -193,7 +194,7 @@ export function PreferencesPage() {
         />
         <Switch
           label="Allow position close"
-          description="Show the close buttons on positions"
+          description="Close a position with the ✕ on its chart line and with the close-position hotkey (the Positions panel always can)"
           checked={s.allowPositionClose}
           onChange={(e) => updateUserSettings({ allowPositionClose: e.currentTarget.checked })}
         />
@@ -226,6 +227,10 @@ export function PreferencesPage() {
             </ActionIcon>
           </Tooltip>
         </Group>
+      </Section>
+
+      <Section title="Hotkeys" id="hotkeys" description="Keys that act in the workstation; never while you type in a field. Kept on this device">
+        <HotkeysSection />
       </Section>
 
       <Section title="Network" description="Trade and chart on the exchanges' test networks with test funds">
