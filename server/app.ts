@@ -26,6 +26,7 @@ import { configRoutes } from './routes/v1/config';
 import { featureFlagRoutes } from './routes/v1/feature-flags';
 import { healthRoutes } from './routes/v1/health';
 import { maintenanceRoutes } from './routes/v1/maintenance';
+import { notificationRoutes } from './routes/v1/notifications';
 import { settingsRoutes } from './routes/v1/settings';
 import { userRoutes } from './routes/v1/users';
 import { invitationRoutes } from './routes/v1/invitations';
@@ -194,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tradingVolumeRoutes, { prefix: '/v1/trading-volume' });
   await app.register(fillRoutes, { prefix: '/v1/fills' });
   await app.register(alertRoutes, { prefix: '/v1/alerts' });
+  await app.register(notificationRoutes, { prefix: '/v1/notifications' });
 
   await registerMarketRoutes(app, { ...deps.market, config, db: deps.db });
 

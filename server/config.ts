@@ -57,6 +57,13 @@ export const configSchema = z.object({
   KEY_PASSWORD_MAX_PER_KEY: intInRange(1, 1_000_000, 5),
   KEY_PASSWORD_MAX_PER_USER: intInRange(1, 1_000_000, 20),
   KEY_PASSWORD_WINDOW_MS: intInRange(1000, 86_400_000, 15 * 60_000),
+  /**
+   * Server-side jobs (issue 13: alert evaluation, managed brackets): `false` on an instance that
+   * should only answer requests. Every instance with jobs on shares the work through the database.
+   */
+  JOBS_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true')).transform((v) => v === 'true'),
+  /** How long a job's holder may go silent before another instance takes the job over. */
+  JOB_LEASE_MS: intInRange(2000, 600_000, 15_000),
   /** Largest accepted request body, bytes. */
   BODY_LIMIT: intInRange(1024, 100 * 1024 * 1024, 1024 * 1024),
   /**
@@ -137,5 +144,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** A full config for tests and tools: the defaults plus `overrides`. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long', ...overrides };
+  // Jobs stay off in tests unless a test turns them on (they open market streams).
+  return { ...loadConfig({}), JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long', JOBS_ENABLED: false, ...overrides };
 }

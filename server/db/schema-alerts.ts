@@ -26,11 +26,15 @@ export const alerts = pgTable(
     triggeredAt: ts('triggered_at'),
     triggeredPrice: doublePrecision('triggered_price'),
     note: text('note'),
+    /** The chart drawing the alert follows (a horizontal line, or a rectangle's `top`/`bottom` edge: `<id>:top`). */
+    drawingId: text('drawing_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
     index('alerts_user_id_status_idx').on(t.userId, t.status),
+    // The server's evaluator reads one exchange's active alerts on every refresh.
+    index('alerts_exchange_status_idx').on(t.exchange, t.status),
     check('alerts_status_check', sql`${t.status} in ('active', 'triggered')`),
     check('alerts_exchange_check', sql`${t.exchange} in ('binance', 'bitmex', 'bybit', 'okx')`),
   ],

@@ -215,7 +215,7 @@ function examples(fx: Fixtures): Record<string, Example[]> {
     ],
     'POST /v1/alerts': [{ actor: 'user', body: { exchange: 'binance', symbol: 'BTCUSDT', initialPrice: 100, triggerPrice: 110, note: 'fuzz' } }],
     'PATCH /v1/alerts/{id}': [{ actor: 'user', params: { id: fx.alertId }, body: { triggerPrice: 120, initialPrice: 100, note: 'fuzz' } }],
-    'POST /v1/alerts/{id}/trigger': [{ actor: 'user', params: { id: fx.alertId }, body: { price: 90 } }],
+    'POST /v1/notifications/read': [{ actor: 'user', body: {} }],
     'POST /v1/alerts/{id}/rearm': [{ actor: 'user', params: { id: fx.alertId }, body: { initialPrice: 100, triggerPrice: 130 } }],
   };
 }

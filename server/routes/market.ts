@@ -6,7 +6,8 @@ import { liveRestBase, type ProxyTargetId } from '../exchanges/endpoints';
 import { ExchangeInfoService, type ExchangeInfoOptions, type FetchLike } from '../services/exchange-info';
 import { isFeatureEnabled } from '../services/feature-flags';
 import simPlugin, { SimMarket } from '../sim';
-import { registerScannerRoutes, type ScannerRouteDeps } from './scanner';
+import { registerJobs, type JobsDeps } from '../services/jobs';
+import { openLive, registerScannerRoutes, type ScannerRouteDeps } from './scanner';
 import { registerTradeRoutes, type TradeRouteDeps } from './trade';
 import { exchangeRoutes } from './v1/exchanges';
 import { proxyRoutes } from './v1/proxy';
@@ -23,6 +24,8 @@ export interface MarketRouteDeps {
   sim?: { now?: () => number; seed?: string | number };
   /** Tests: the scanner service's TTLs, clock, shared store, stream opener, push cadence. */
   scanner?: Pick<ScannerRouteDeps, 'scanner' | 'pushIntervalMs' | 'flagCheckMs'>;
+  /** Tests: the job runner's lease, cadences, instance name and clock. */
+  jobs?: JobsDeps['tuning'];
   /** Tests: how live-mode trading reaches the exchanges. */
   trade?: Pick<TradeRouteDeps, 'fetch' | 'timeoutMs' | 'backoffMs' | 'sessionCheckMs'>;
 }
@@ -69,6 +72,13 @@ export async function registerMarketRoutes(app: FastifyInstance, deps: MarketRou
     exchangeInfo,
     isFlagEnabled: (key) => isFeatureEnabled(deps.db, key),
     ...deps.scanner,
+  });
+  // Server-side jobs read the same hosts: the simulator in sim mode, the live exchanges (mainnet) otherwise.
+  registerJobs(app, {
+    instruments: (exchange) => exchangeInfo.instruments(exchange, false),
+    rest: sim ? simSource(app) : { fetch: globalFetch, base: liveRestBase },
+    open: sim ? (exchange, path) => app.injectWS(`/sim/${exchange}${path}`) : openLive,
+    tuning: { now: deps.sim?.now, ...deps.jobs },
   });
 }
 

@@ -24,7 +24,7 @@ export interface ScannerRouteDeps {
 }
 
 /** A live exchange's public stream (`ws` package; the scanner never sends credentials). */
-const openLive: OpenStreamSocket = (exchange: ExchangeId, path: string) =>
+export const openLive: OpenStreamSocket = (exchange: ExchangeId, path: string) =>
   new Promise((resolve, reject) => {
     const socket = new WebSocket(`${LIVE_ENDPOINTS[exchange].ws}${path}`, { handshakeTimeout: 10_000 });
     socket.once('open', () => resolve(socket));

@@ -6,14 +6,23 @@ import {
   type Alert,
   type AlertStatus,
   type RearmAlertBody,
-  type TriggerAlertResult,
 } from '../../src/api/contracts/alerts';
-import type { ExchangeId } from '../../src/api/contracts/common';
+import { EXCHANGE_DISPLAY_NAMES, type ExchangeId } from '../../src/api/contracts/common';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { alerts, type AlertRow } from '../db/schema-alerts';
 import { badRequest, conflict, forbidden, notFound } from '../lib/http-error';
 import { isFeatureEnabled } from './feature-flags';
+import { ensureJob } from './jobs/runner';
+import { addNotification } from './notifications';
+import type { NotificationRow } from '../db/schema-jobs';
+
+/** The server-side evaluator of one exchange's alerts (services/jobs/alert-watch.ts) is this job. */
+export const ALERT_JOB_KIND = 'alerts';
+export const alertJobKey = (exchange: ExchangeId) => `alerts:${exchange}`;
+
+/** Wakes the exchange's evaluator (idempotent): called whenever an alert there becomes active or moves. */
+export const ensureAlertJob = (db: Db, exchange: ExchangeId) => ensureJob(db, { kind: ALERT_JOB_KIND, key: alertJobKey(exchange) });
 
 /** What the routes pass in: the bodies after zod (symbol upper-cased, note trimmed). */
 export interface NewAlert {
@@ -22,11 +31,13 @@ export interface NewAlert {
   initialPrice: number;
   triggerPrice: number;
   note?: string;
+  drawingId?: string | null;
 }
 export interface AlertPatch {
   triggerPrice?: number;
   initialPrice?: number;
   note?: string | null;
+  drawingId?: string | null;
 }
 
 const NOT_FOUND = 'Alert not found';
@@ -43,6 +54,7 @@ export const toAlertDto = (row: AlertRow): Alert => ({
   triggeredAt: row.triggeredAt?.toISOString() ?? null,
   triggeredPrice: row.triggeredPrice,
   note: row.note,
+  drawingId: row.drawingId,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -99,7 +111,7 @@ async function activeCount(db: Db, userId: string): Promise<number> {
 }
 
 export async function createAlert(db: Db, userId: string, body: NewAlert): Promise<AlertRow> {
-  return withUserLock(db, userId, async (tx) => {
+  const row = await withUserLock(db, userId, async (tx) => {
     if ((await activeCount(tx, userId)) >= ALERTS_ACTIVE_MAX) throw limitReached();
     const [row] = await tx
       .insert(alerts)
@@ -110,10 +122,13 @@ export async function createAlert(db: Db, userId: string, body: NewAlert): Promi
         initialPrice: body.initialPrice,
         triggerPrice: body.triggerPrice,
         note: noteValue(body.note),
+        drawingId: body.drawingId ?? null,
       })
       .returning();
     return row!;
   });
+  await ensureAlertJob(db, row.exchange);
+  return row;
 }
 
 export async function getAlert(db: Db, userId: string, id: string): Promise<AlertRow> {
@@ -134,12 +149,14 @@ export async function updateAlert(db: Db, userId: string, id: string, patch: Ale
     .set({
       ...(moving ? { triggerPrice: patch.triggerPrice, initialPrice: patch.initialPrice } : {}),
       ...(patch.note !== undefined ? { note: noteValue(patch.note) } : {}),
+      ...(patch.drawingId !== undefined ? { drawingId: patch.drawingId } : {}),
       updatedAt: new Date(),
     })
     // A move applies only while still active: an alert that fired meanwhile is not silently re-armed.
     .where(and(owned(userId, id), moving ? eq(alerts.status, 'active') : undefined))
     .returning();
   if (!row) throw conflict('This alert has already triggered: re-arm it to set a new trigger price', { triggerPrice: 'Re-arm the alert first' });
+  if (moving) await ensureAlertJob(db, row.exchange);
   return row;
 }
 
@@ -161,7 +178,7 @@ export async function clearTriggeredAlerts(db: Db, userId: string): Promise<numb
  * with a stale copy of a moved alert — has the last word: rising (initial < trigger) fires at
  * price ≥ trigger, falling at price ≤ trigger, equal only at price = trigger.
  */
-function crosses(price: number): SQL {
+export function crosses(price: number): SQL {
   return sql`(
     (${alerts.initialPrice} < ${alerts.triggerPrice} and ${price}::float8 >= ${alerts.triggerPrice})
     or (${alerts.initialPrice} > ${alerts.triggerPrice} and ${price}::float8 <= ${alerts.triggerPrice})
@@ -169,31 +186,8 @@ function crosses(price: number): SQL {
   )`;
 }
 
-/**
- * The idempotent active → triggered transition. One UPDATE guarded by `status = 'active'` and the
- * crossing rule: of any number of concurrent callers (tabs, devices) exactly one gets a row back
- * and `triggered: true`; the others get `false` with the alert as it now is.
- */
-export async function triggerAlert(db: Db, userId: string, id: string, price: number): Promise<{ triggered: boolean; row: AlertRow }> {
-  const [row] = await db
-    .update(alerts)
-    .set({ status: 'triggered', triggeredAt: new Date(), triggeredPrice: price })
-    .where(and(owned(userId, id), eq(alerts.status, 'active'), crosses(price)))
-    .returning();
-  if (row) {
-    await pruneTriggered(db, userId);
-    return { triggered: true, row };
-  }
-  return { triggered: false, row: await getAlert(db, userId, id) };
-}
-
-export const toTriggerResult = (result: { triggered: boolean; row: AlertRow }): TriggerAlertResult => ({
-  triggered: result.triggered,
-  alert: toAlertDto(result.row),
-});
-
 /** Keeps the newest ALERTS_TRIGGERED_KEPT triggered alerts of the user. */
-async function pruneTriggered(db: Db, userId: string): Promise<void> {
+export async function pruneTriggered(db: Db, userId: string): Promise<void> {
   const stale = await db
     .select({ id: alerts.id })
     .from(alerts)
@@ -218,5 +212,52 @@ export async function rearmAlert(db: Db, userId: string, id: string, body: Rearm
       .where(owned(userId, id))
       .returning();
     return row!;
+  }).then(async (row) => {
+    await ensureAlertJob(db, row.exchange);
+    return row;
   });
+}
+
+const priceText = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 10 });
+
+/** "BTCUSDT on binance rose to 65,000 (last 65,012.5) — breakout retest" (the app's own toast wording). */
+export function triggeredAlertText(row: AlertRow): string {
+  const direction = row.initialPrice < row.triggerPrice ? 'rose to' : row.initialPrice > row.triggerPrice ? 'fell to' : 'reached';
+  const last = row.triggeredPrice !== null ? ` (last ${priceText(row.triggeredPrice)})` : '';
+  return `${row.symbol} on ${EXCHANGE_DISPLAY_NAMES[row.exchange]} ${direction} ${priceText(row.triggerPrice)}${last}${row.note ? ` — ${row.note}` : ''}`;
+}
+
+/**
+ * The server's firing of an alert (issue 13): the active → triggered transition guarded by the
+ * crossing rule and by the version the evaluator judged (`updatedAt`: a moved alert is not fired
+ * from a stale copy), and the user's notification, in one transaction. Of any number of evaluators
+ * (instances, a re-run after a crash) exactly one gets the row; the notification's dedupe key
+ * (alert id + version) makes even a replayed insert add nothing.
+ */
+export async function fireAlert(
+  db: Db,
+  alert: { id: string; updatedAt: Date },
+  price: number,
+  at: Date,
+): Promise<{ row: AlertRow; notification: NotificationRow | null } | null> {
+  const fired = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(alerts)
+      .set({ status: 'triggered', triggeredAt: at, triggeredPrice: price })
+      .where(and(eq(alerts.id, alert.id), eq(alerts.status, 'active'), eq(alerts.updatedAt, alert.updatedAt), crosses(price)))
+      .returning();
+    if (!row) return null;
+    const notification = await addNotification(tx as unknown as Db, {
+      userId: row.userId,
+      kind: 'alert',
+      title: `Alert triggered: ${row.symbol}`,
+      body: triggeredAlertText(row),
+      refId: row.id,
+      data: { alert: toAlertDto(row) },
+      dedupeKey: `alert:${row.id}:${row.updatedAt.getTime()}`,
+    });
+    return { row, notification };
+  });
+  if (fired) await pruneTriggered(db, fired.row.userId);
+  return fired;
 }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ALERTS_ACTIVE_MAX, ALERTS_DISABLED_MESSAGE, ALERTS_TRIGGERED_KEPT, type Alert, type TriggerAlertResult } from '../../../src/api/contracts/alerts';
+import { and, eq } from 'drizzle-orm';
+import { ALERTS_ACTIVE_MAX, ALERTS_DISABLED_MESSAGE, ALERTS_TRIGGERED_KEPT, type Alert } from '../../../src/api/contracts/alerts';
 import { alerts } from '../../db/schema-alerts';
+import { jobs, notifications } from '../../db/schema-jobs';
+import { fireAlert } from '../../services/alerts';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
@@ -27,7 +30,12 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
   };
   const list = async (user: SignedIn, status?: string): Promise<Alert[]> =>
     (await t.client.get('/v1/alerts', { ...as(user), ...(status ? { query: { status } } : {}) })).json() as Alert[];
-  const trigger = (user: SignedIn, id: string, price: number) => t.client.post(`/v1/alerts/${id}/trigger`, { price }, as(user));
+  /** What the server's evaluator does on a price (services/jobs/alert-watch.ts): true when this call fired it. */
+  const trigger = async (user: SignedIn, id: string, price: number): Promise<boolean> => {
+    const [row] = await t.db.select().from(alerts).where(and(eq(alerts.id, id), eq(alerts.userId, user.id)));
+    if (!row) throw new Error('no such alert');
+    return (await fireAlert(t.db, row, price, new Date())) !== null;
+  };
 
   it('creates an alert with the SPEC fields plus symbol, status, note and times', async () => {
     const before = Date.now();
@@ -42,6 +50,7 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
       triggeredAt: null,
       triggeredPrice: null,
       note: 'breakout retest',
+      drawingId: null,
       createdAt: expect.any(String),
       updatedAt: alert.createdAt,
     });
@@ -84,7 +93,6 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
       t.client.post('/v1/alerts', BTC),
       t.client.patch(`/v1/alerts/${id}`, { note: 'x' }),
       t.client.delete(`/v1/alerts/${id}`),
-      t.client.post(`/v1/alerts/${id}/trigger`, { price: 70_000 }),
       t.client.post(`/v1/alerts/${id}/rearm`, { initialPrice: 1 }),
       t.client.delete('/v1/alerts', { query: { status: 'triggered' } }),
     ];
@@ -103,7 +111,6 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
       t.client.post('/v1/alerts', { nonsense: true }, as(alice)),
       t.client.patch(`/v1/alerts/${id}`, { note: 'x' }, as(alice)),
       t.client.delete(`/v1/alerts/${id}`, as(alice)),
-      t.client.post(`/v1/alerts/${id}/trigger`, { price: 70_000 }, as(alice)),
       t.client.post(`/v1/alerts/${id}/rearm`, { initialPrice: 1 }, as(alice)),
     ];
     for (const res of await Promise.all(attempts)) {
@@ -122,7 +129,6 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     const attempts = [
       t.client.patch(`/v1/alerts/${mine.id}`, { note: 'hi' }, as(bob)),
       t.client.delete(`/v1/alerts/${mine.id}`, as(bob)),
-      trigger(bob, mine.id, 70_000),
       t.client.post(`/v1/alerts/${mine.id}/rearm`, { initialPrice: 61_000 }, as(bob)),
       t.client.delete(`/v1/alerts/${MISSING_ID}`, as(alice)),
     ];
@@ -154,35 +160,45 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     expect((await t.client.patch(`/v1/alerts/${MISSING_ID}`, { note: 'x' }, as(alice))).statusCode).toBe(404);
   });
 
-  it('triggers only when the price crosses from the initial side, exactly once across concurrent callers', async () => {
+  it('fires only when the price crosses from the initial side, exactly once across concurrent evaluators, with one notification', async () => {
     const rising = await create(alice, { ...BTC, initialPrice: 60_000, triggerPrice: 65_000 });
-    const notYet = await trigger(alice, rising.id, 64_999.5);
-    expect(notYet.statusCode).toBe(200);
-    expect(notYet.json()).toMatchObject({ triggered: false, alert: { status: 'active' } });
+    expect(await trigger(alice, rising.id, 64_999.5)).toBe(false);
 
-    // Five tabs see the crossing at once: exactly one wins and notifies.
+    // Five evaluators (instances, a re-run after a crash) see the crossing at once: exactly one fires it.
     const results = await Promise.all([65_000, 65_001, 65_002, 65_003, 65_004].map((p) => trigger(alice, rising.id, p)));
-    const bodies = results.map((r) => r.json() as TriggerAlertResult);
-    expect(results.every((r) => r.statusCode === 200)).toBe(true);
-    expect(bodies.filter((b) => b.triggered)).toHaveLength(1);
-    const winner = bodies.find((b) => b.triggered)!;
-    expect(winner.alert).toMatchObject({ status: 'triggered', triggeredPrice: expect.any(Number), triggeredAt: expect.any(String) });
-    for (const b of bodies) expect(b.alert.triggeredPrice).toBe(winner.alert.triggeredPrice);
-    expect((await trigger(alice, rising.id, 70_000)).json()).toMatchObject({ triggered: false, alert: { status: 'triggered', triggeredPrice: winner.alert.triggeredPrice } });
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const [fired] = (await list(alice, 'triggered')).filter((a) => a.id === rising.id);
+    expect(fired).toMatchObject({ status: 'triggered', triggeredPrice: expect.any(Number), triggeredAt: expect.any(String) });
+    expect(await trigger(alice, rising.id, 70_000)).toBe(false);
+    const notes = await t.db.select().from(notifications).where(eq(notifications.refId, rising.id));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ kind: 'alert', title: 'Alert triggered: BTCUSDT', userId: alice.id });
+    expect(notes[0]!.body).toBe(`BTCUSDT on binance rose to 65,000 (last ${fired!.triggeredPrice!.toLocaleString('en-US')})`);
 
     const falling = await create(alice, { ...BTC, initialPrice: 60_000, triggerPrice: 55_000 });
-    expect((await trigger(alice, falling.id, 56_000)).json().triggered).toBe(false);
-    expect((await trigger(alice, falling.id, 54_000)).json()).toMatchObject({ triggered: true, alert: { triggeredPrice: 54_000 } });
+    expect(await trigger(alice, falling.id, 56_000)).toBe(false);
+    expect(await trigger(alice, falling.id, 54_000)).toBe(true);
 
-    // A tab holding a stale copy (the alert was moved elsewhere) cannot fire it at the old trigger.
+    // An evaluator holding a stale copy (the alert was moved meanwhile) cannot fire it at the old trigger.
     const moved = await create(alice, { ...BTC, initialPrice: 60_000, triggerPrice: 61_000 });
-    await t.client.patch(`/v1/alerts/${moved.id}`, { triggerPrice: 66_000, initialPrice: 60_500 }, as(alice));
-    expect((await trigger(alice, moved.id, 61_500)).json()).toMatchObject({ triggered: false, alert: { status: 'active', triggerPrice: 66_000 } });
+    const [stale] = await t.db.select().from(alerts).where(eq(alerts.id, moved.id));
+    await t.client.patch(`/v1/alerts/${moved.id}`, { triggerPrice: 61_200, initialPrice: 60_500 }, as(alice));
+    expect(await fireAlert(t.db, stale!, 61_500, new Date())).toBeNull();
+    expect((await list(alice, 'active')).find((a) => a.id === moved.id)?.triggerPrice).toBe(61_200);
+    // The browser does not decide any more: there is no trigger route.
+    expect((await t.client.post(`/v1/alerts/${moved.id}/trigger`, { price: 70_000 }, as(alice))).statusCode).toBe(404);
+  });
 
-    const bad = await trigger(alice, moved.id, 0);
-    expect(bad.statusCode).toBe(400);
-    expect(Object.keys(bad.json().fields)).toEqual(['price']);
-    expect((await trigger(alice, MISSING_ID, 1)).statusCode).toBe(404);
+  it('wakes the exchange’s evaluator job when an alert is set, moved or re-armed', async () => {
+    const user = await t.signInAs('user');
+    await t.db.delete(jobs).where(eq(jobs.key, 'alerts:okx'));
+    const alert = await create(user, { ...BTC, exchange: 'okx' });
+    const [job] = await t.db.select().from(jobs).where(eq(jobs.key, 'alerts:okx'));
+    expect(job).toMatchObject({ kind: 'alerts', state: 'pending' });
+    await t.db.update(jobs).set({ state: 'done' }).where(eq(jobs.key, 'alerts:okx'));
+    await t.client.patch(`/v1/alerts/${alert.id}`, { triggerPrice: 66_000, initialPrice: 60_000 }, as(user));
+    expect((await t.db.select().from(jobs).where(eq(jobs.key, 'alerts:okx')))[0]?.state).toBe('pending');
+    expect(await t.db.select().from(jobs).where(eq(jobs.key, 'alerts:okx'))).toHaveLength(1);
   });
 
   it('lists active alerts oldest first, then triggered newest first, filtered by status', async () => {
@@ -208,8 +224,8 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     expect(rearmed.statusCode).toBe(200);
     expect(rearmed.json()).toMatchObject({ status: 'active', initialPrice: 63_000, triggerPrice: 62_000, triggeredAt: null, triggeredPrice: null });
     // Now it waits for a fall back to 62,000.
-    expect((await trigger(alice, alert.id, 62_500)).json().triggered).toBe(false);
-    expect((await trigger(alice, alert.id, 61_900)).json().triggered).toBe(true);
+    expect(await trigger(alice, alert.id, 62_500)).toBe(false);
+    expect(await trigger(alice, alert.id, 61_900)).toBe(true);
 
     const atNew = await t.client.post(`/v1/alerts/${alert.id}/rearm`, { initialPrice: 61_900, triggerPrice: 64_000 }, as(alice));
     expect(atNew.json()).toMatchObject({ status: 'active', initialPrice: 61_900, triggerPrice: 64_000 });
@@ -273,7 +289,7 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     );
     const oldest = (await list(user, 'triggered')).at(-1)!;
     const fresh = await create(user, { ...BTC, triggerPrice: 61_000 });
-    expect((await trigger(user, fresh.id, 61_000)).json().triggered).toBe(true);
+    expect(await trigger(user, fresh.id, 61_000)).toBe(true);
     const kept = await list(user, 'triggered');
     expect(kept).toHaveLength(ALERTS_TRIGGERED_KEPT);
     expect(kept[0]!.id).toBe(fresh.id);

@@ -8,8 +8,6 @@ import {
   createAlertBodySchema,
   listAlertsQuerySchema,
   rearmAlertBodySchema,
-  triggerAlertBodySchema,
-  triggerAlertResultSchema,
   updateAlertBodySchema,
 } from '../../../src/api/contracts/alerts';
 import { errorResponseSchema, idParamSchema } from '../../../src/api/contracts/common';
@@ -22,8 +20,6 @@ import {
   listAlerts,
   rearmAlert,
   toAlertDto,
-  toTriggerResult,
-  triggerAlert,
   updateAlert,
 } from '../../services/alerts';
 
@@ -83,22 +79,6 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
       await deleteAlert(app.db, currentUser(req).id, req.params.id);
       return reply.code(204).send();
     },
-  );
-
-  app.post(
-    '/:id/trigger',
-    {
-      onRequest,
-      schema: {
-        tags,
-        summary: 'Mark an alert triggered at a live price; `triggered` is true only for the call that did it (idempotent across tabs)',
-        security,
-        params: idParamSchema,
-        body: triggerAlertBodySchema,
-        response: { 200: triggerAlertResultSchema, ...errors },
-      },
-    },
-    async (req) => toTriggerResult(await triggerAlert(app.db, currentUser(req).id, req.params.id, req.body.price)),
   );
 
   app.post(

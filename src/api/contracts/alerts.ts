@@ -4,8 +4,10 @@ import { exchangeIdSchema } from './common';
 /**
  * Price alerts (SPEC §3 Alert: exchange, id, initialPrice, triggerPrice), stored per user at
  * `/v1/alerts`. An alert fires when the live price reaches `triggerPrice` coming from the side of
- * `initialPrice` (the price when it was set): `src/state/alerts.ts` `isAlertTriggered` in the
- * browser, the same rule in SQL on `POST /v1/alerts/{id}/trigger`.
+ * `initialPrice` (the price when it was set). The server decides (issue 13): its evaluator
+ * (`server/services/jobs/alert-watch.ts`) watches the exchange's prices with no browser open and
+ * notifies the user (`/v1/notifications`); `src/state/alerts.ts` `isAlertTriggered` is the same
+ * rule, used by the app only to describe an alert.
  *
  * Every `/v1/alerts` route answers 403 `{ message: ALERTS_DISABLED_MESSAGE }` while the
  * FF_ENABLE_ALERTS flag is off, and 404 for an alert of another user.
@@ -34,6 +36,9 @@ export const alertSymbolSchema = z
 
 export const alertNoteSchema = z.string().trim().max(ALERT_NOTE_MAX, `The note must be at most ${ALERT_NOTE_MAX} characters`);
 
+/** A drawing id (`src/api/contracts/settings.ts` ids are ≤ 64) plus an optional `:top` / `:bottom` edge. */
+export const alertDrawingIdSchema = z.string('Invalid drawingId').min(1, 'Invalid drawingId').max(80, 'Invalid drawingId: at most 80 characters');
+
 export const alertSchema = z.object({
   id: z.uuid(),
   exchange: exchangeIdSchema,
@@ -48,6 +53,11 @@ export const alertSchema = z.object({
   triggeredPrice: z.number().nullable(),
   /** The user's own words ("breakout retest"); null when none. */
   note: z.string().nullable(),
+  /**
+   * The chart drawing the alert follows (a horizontal line's id, or `<rectangle id>:top|bottom`):
+   * moving the drawing moves the alert. Null for a free alert.
+   */
+  drawingId: z.string().nullable(),
   createdAt: z.iso.datetime(),
   /**
    * When the prices or the note last changed (create, move, re-arm). Monitors ignore candles that
@@ -73,6 +83,7 @@ export const createAlertBodySchema = z
     initialPrice: alertPriceSchema,
     triggerPrice: alertPriceSchema,
     note: alertNoteSchema.optional(),
+    drawingId: alertDrawingIdSchema.optional(),
   })
   .strict()
   .refine(differentPrices, SAME_PRICE);
@@ -90,26 +101,16 @@ export const updateAlertBodySchema = z
     triggerPrice: alertPriceSchema.optional(),
     initialPrice: alertPriceSchema.optional(),
     note: alertNoteSchema.nullable().optional(),
+    drawingId: alertDrawingIdSchema.nullable().optional(),
   })
   .strict()
-  .refine((b) => b.triggerPrice !== undefined || b.note !== undefined, { path: ['triggerPrice'], message: 'Send a triggerPrice or a note' })
+  .refine((b) => b.triggerPrice !== undefined || b.note !== undefined || b.drawingId !== undefined, { path: ['triggerPrice'], message: 'Send a triggerPrice, a note or a drawingId' })
   .refine((b) => (b.triggerPrice === undefined) === (b.initialPrice === undefined), {
     path: ['initialPrice'],
     message: 'Send the current price as initialPrice with a new triggerPrice (and only then)',
   })
   .refine(differentPrices, SAME_PRICE);
 export type UpdateAlertBody = z.input<typeof updateAlertBodySchema>;
-
-/**
- * `POST /v1/alerts/{id}/trigger` → 200 TriggerAlertResult. Idempotent: only the call that moves the
- * alert from active to triggered gets `triggered: true` — that caller plays the sound and notifies;
- * every other tab or device gets `false` and the alert as it now is (already triggered, or moved so
- * that `price` no longer crosses it) and refetches.
- */
-export const triggerAlertBodySchema = z.object({ price: alertPriceSchema }).strict();
-export type TriggerAlertBody = z.infer<typeof triggerAlertBodySchema>;
-export const triggerAlertResultSchema = z.object({ triggered: z.boolean(), alert: alertSchema });
-export type TriggerAlertResult = z.infer<typeof triggerAlertResultSchema>;
 
 /**
  * `POST /v1/alerts/{id}/rearm` → 200 Alert: a triggered alert becomes active again with

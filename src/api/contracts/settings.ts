@@ -136,6 +136,8 @@ export const serverSettingsSchema = z.object({
   namedLayouts: namedLayoutsSchema,
   /** The scanner's named views (filters, sort, favourites first); a PATCH replaces the whole map. */
   scannerPresets: scannerPresetsSchema,
+  /** E-mail me when a price alert fires (sent only when the server has SMTP configured). */
+  alertEmails: z.boolean(),
 });
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;
 
@@ -149,6 +151,7 @@ export const SERVER_SETTINGS_DEFAULTS: ServerSettings = {
   layout: null,
   namedLayouts: {},
   scannerPresets: {},
+  alertEmails: false,
 };
 
 /**

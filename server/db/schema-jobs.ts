@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { users } from './schema';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+
+/**
+ * Server-side jobs (DESIGN §3.6, issue 13): one row per job, claimed by any server instance with
+ * `FOR UPDATE SKIP LOCKED` and held by a lease (`lease_owner`, `lease_until`) its holder renews.
+ * An instance that dies stops renewing; when the lease runs out another instance claims the job and
+ * resumes it from `payload`. `key` names the job's subject (one job per subject: `alerts:binance`).
+ * Lease times are the database's clock (`now()`), never an instance's.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The job's own state, saved by its holder (fenced by the lease). */
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    state: text('state').$type<JobState>().notNull().default('pending'),
+    runAt: ts('run_at').notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: ts('lease_until'),
+    /** Times claimed (a takeover after a crash counts). */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('jobs_key_key').on(t.key),
+    index('jobs_state_run_at_idx').on(t.state, t.runAt),
+    check('jobs_state_check', sql`${t.state} in ('pending', 'done', 'failed')`),
+  ],
+);
+export type JobState = 'pending' | 'done' | 'failed';
+export type JobRow = typeof jobs.$inferSelect;
+
+/**
+ * What the server tells a user (an alert fired; a job acted): listed in the app with an unread
+ * count. `dedupe_key` makes the insert idempotent: a job that crashes between "did it" and "marked
+ * done" and runs again inserts nothing new.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'alert' | 'job'>().notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** What it is about (an alert id, a job id): the app links to it. */
+    refId: text('ref_id'),
+    /** Extra data the app needs to react (the alert as it fired). */
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    dedupeKey: text('dedupe_key').notNull(),
+    readAt: ts('read_at'),
+    emailedAt: ts('emailed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('notifications_user_dedupe_key').on(t.userId, t.dedupeKey),
+    index('notifications_user_created_idx').on(t.userId, t.createdAt),
+    check('notifications_kind_check', sql`${t.kind} in ('alert', 'job')`),
+  ],
+);
+export type NotificationRow = typeof notifications.$inferSelect;
+
+/** Every action a job took for a user (what, when, which order, result): the activity log. */
+export const jobActivity = pgTable(
+  'job_activity',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    jobKey: text('job_key').notNull(),
+    action: text('action').notNull(),
+    orderId: text('order_id'),
+    result: text('result').notNull(),
+    message: text('message').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [unique('job_activity_user_dedupe_key').on(t.userId, t.dedupeKey), index('job_activity_user_at_idx').on(t.userId, t.at)],
+);
+export type JobActivityRow = typeof jobActivity.$inferSelect;

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponseSchema } from '../../../src/api/contracts/common';
+import {
+  listNotificationsQuerySchema,
+  markNotificationsReadBodySchema,
+  markNotificationsReadResultSchema,
+  notificationListSchema,
+} from '../../../src/api/contracts/notifications';
+import { currentUser } from '../../plugins/authenticate';
+import { listNotifications, markNotificationsRead } from '../../services/notifications';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema };
+const security = [{ bearerAuth: [] }];
+const tags = ['notifications'];
+
+/**
+ * `/v1/notifications`: what the server told the signed-in user (alerts it fired with no tab open,
+ * actions of server-side jobs), newest first, with the unread count for the top bar's bell.
+ */
+export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '',
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: 'Your newest notifications and the unread count', security, querystring: listNotificationsQuerySchema, response: { 200: notificationListSchema, ...errors } },
+    },
+    async (req) => listNotifications(app.db, currentUser(req).id, req.query.limit ?? 30),
+  );
+
+  app.post(
+    '/read',
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: 'Mark the given notifications (or all) read', security, body: markNotificationsReadBodySchema, response: { 200: markNotificationsReadResultSchema, ...errors } },
+    },
+    async (req) => markNotificationsRead(app.db, currentUser(req).id, req.body),
+  );
+};

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { ExchangeId } from '../../../src/api/contracts/common';
+import type { Instrument } from '../../../src/api/contracts/exchanges';
+import type { FetchLike, RestBase } from '../exchange-info';
+import { emailNotification } from '../notifications';
+import type { OpenStreamSocket } from '../scanner/streams';
+import { alertWatchHandler, ensureAlertJobs } from './alert-watch';
+import { MarketFeed } from './market-feed';
+import { JobRunner, type JobHandler } from './runner';
+
+export interface JobsDeps {
+  instruments: (exchange: ExchangeId) => Promise<Instrument[]>;
+  rest: { fetch: FetchLike; base: RestBase };
+  open: OpenStreamSocket;
+  /** Tests: faster leases and refreshes, a fixed instance name, a market clock. */
+  tuning?: { leaseMs?: number; tickMs?: number; refreshMs?: number; idleMs?: number; owner?: string; now?: () => number; extraHandlers?: JobHandler[] };
+}
+
+export interface Jobs {
+  runner: JobRunner;
+  feed: MarketFeed;
+}
+
+/**
+ * The server's job side (issue 13): one runner per instance (JOBS_ENABLED), one market feed per
+ * exchange shared by every job, the alert evaluators. Started when the app is ready, stopped (leases
+ * released) when it closes. Null when jobs are off on this instance.
+ */
+export function registerJobs(app: FastifyInstance, deps: JobsDeps): Jobs | null {
+  if (!app.config.JOBS_ENABLED) return null;
+  const t = deps.tuning ?? {};
+  const feed = new MarketFeed({ instruments: deps.instruments, open: deps.open, now: t.now, log: app.log });
+  const smtp = Boolean(app.config.SMTP_URL);
+  const handlers: JobHandler[] = [
+    alertWatchHandler({
+      db: app.db,
+      feed,
+      instruments: deps.instruments,
+      rest: deps.rest,
+      refreshMs: t.refreshMs,
+      idleMs: t.idleMs,
+      now: t.now,
+      log: app.log,
+      onNotification: async (row) => {
+        await emailNotification(app.db, app.mailer, row, { smtp, productName: app.config.PRODUCT_NAME, log: app.log });
+      },
+    }),
+    ...(t.extraHandlers ?? []),
+  ];
+  const runner = new JobRunner({ db: app.db, handlers, leaseMs: t.leaseMs ?? app.config.JOB_LEASE_MS, tickMs: t.tickMs, owner: t.owner, log: app.log });
+  app.addHook('onReady', async () => {
+    await ensureAlertJobs(app.db).catch((err: unknown) => app.log.warn({ err }, 'Could not check the alert jobs on start'));
+    runner.start();
+  });
+  app.addHook('onClose', async () => {
+    await runner.stop();
+    feed.close();
+  });
+  return { runner, feed };
+}
