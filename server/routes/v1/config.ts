@@ -9,6 +9,7 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
     marketData: app.config.MARKET_DATA,
     version: app.buildVersion,
     sentryDsn: app.config.SENTRY_DSN ?? null,
+    mail: Boolean(app.config.SMTP_URL),
     exchanges: app.config.MARKET_DATA === 'sim' ? simEndpoints() : LIVE_ENDPOINTS,
   };
   app.get('/config', { schema: { tags: ['config'], summary: 'Run-time configuration of the web app', response: { 200: appConfigSchema } } }, async (_req, reply) => {

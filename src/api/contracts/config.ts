@@ -20,6 +20,8 @@ export const appConfigSchema = z.object({
   marketData: marketDataModeSchema,
   version: z.string(),
   sentryDsn: z.string().nullable(),
+  /** True when the server sends e-mail (SMTP configured): alert e-mails can be turned on. */
+  mail: z.boolean(),
   /** Base URLs per exchange; in sim mode they point at `/sim/<exchange>` on this server. */
   exchanges: z.record(exchangeIdSchema, exchangeEndpointsSchema),
 });

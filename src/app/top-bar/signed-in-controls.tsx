@@ -3,6 +3,7 @@ import { IconHelpCircle, IconUsersGroup } from '@tabler/icons-react';
 import { useMe } from '../../api/users/get-me';
 import { ExchangePicker } from './exchange-picker';
 import { COMMUNITY_URL, HELP_URL } from './external-links';
+import { NotificationsBell } from './notifications-bell';
 import { UserMenu } from './user-menu';
 
 // The signed-in parts of the top bar are a lazy chunk: the menu, select and tooltip machinery
@@ -28,6 +29,7 @@ export function SignedInRightControls() {
           <IconHelpCircle size={20} />
         </ActionIcon>
       </Tooltip>
+      <NotificationsBell />
       {user ? <UserMenu user={user} /> : null}
     </>
   );

@@ -1,10 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Notification } from '../../api/contracts/notifications';
+import { playAlertSound } from '../../ui/alert-sounds';
 import { TEST_ADMIN, TEST_USER, installFakeApi, signInForTest } from '../../api/testing/fake-api';
 import { setExchange, userSettings } from '../../state/user-settings';
 import { routes } from '../routes';
 import { renderApp } from '../testing/render-app';
+
+vi.mock('../../ui/alert-sounds', async (original) => ({ ...(await original<typeof import('../../ui/alert-sounds')>()), playAlertSound: vi.fn(async () => undefined) }));
 
 let api: ReturnType<typeof installFakeApi>;
 afterEach(() => {
@@ -92,5 +96,53 @@ describe('top bar (SPEC §2)', () => {
     await renderApp(routes, '/login');
     await screen.findByRole('heading', { name: 'Log in' });
     expect(screen.queryByRole('alert', { name: 'Maintenance' })).not.toBeInTheDocument();
+  });
+
+  it('the bell: unread count and list; an alert the server fires while the app is open rings once; mark read', async () => {
+    const alert = {
+      id: '00000000-0000-4000-8000-0000000000aa',
+      exchange: 'binance' as const,
+      symbol: 'BTCUSDT',
+      initialPrice: 60_000,
+      triggerPrice: 65_000,
+      status: 'triggered' as const,
+      triggeredAt: '2026-11-26T10:00:01.000Z',
+      triggeredPrice: 65_010,
+      note: null,
+      drawingId: null,
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+    };
+    const old: Notification = { id: '00000000-0000-4000-8000-0000000000b1', kind: 'alert', title: 'Alert triggered: ETHUSDT', body: 'ETHUSDT on binance fell to 3,000', refId: null, alert: null, read: false, createdAt: '2026-11-25T10:00:00.000Z' };
+    const fresh: Notification = { ...old, id: '00000000-0000-4000-8000-0000000000b2', title: 'Alert triggered: BTCUSDT', body: 'BTCUSDT on binance rose to 65,000 (last 65,010)', refId: alert.id, alert, createdAt: '2026-11-26T10:00:01.000Z' };
+    let list = { items: [old], unread: 1 };
+    api = installFakeApi({
+      'GET /v1/notifications': () => ({ status: 200, data: list }),
+      'POST /v1/notifications/read': () => ({ status: 200, data: { unread: 0 } }),
+    });
+    signInForTest();
+    await renderApp(routes, '/settings/account');
+    const bell = await (await header()).findByRole('button', { name: 'Notifications: 1 unread' });
+    // What was there when the app opened is old news: listed, not rung.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(playAlertSound).not.toHaveBeenCalled();
+
+    list = { items: [fresh, old], unread: 2 };
+    await (await header()).findByRole('button', { name: 'Notifications: 2 unread' }, { timeout: 5000 });
+    await waitFor(() => expect(playAlertSound).toHaveBeenCalledTimes(1));
+    expect(await screen.findByText('BTCUSDT on binance rose to 65,000 (last 65,010)', { selector: '.mantine-Notification-description' })).toBeInTheDocument();
+    expect(localStorage.getItem(`ct_rang_${fresh.id}`)).not.toBeNull();
+
+    const user = userEvent.setup();
+    await user.click(bell);
+    const dropdown = within(await screen.findByTestId('notifications-list'));
+    expect(dropdown.getAllByTestId('notification-row').map((r) => r.getAttribute('data-read'))).toEqual(['false', 'false']);
+    await user.click(dropdown.getByRole('button', { name: 'Mark all read' }));
+    await waitFor(() => expect(api.calls.some((c) => c.url === '/v1/notifications/read')).toBe(true));
+    expect(api.calls.find((c) => c.url === '/v1/notifications/read')?.body).toEqual({});
+    list = { items: [{ ...fresh, read: true }, { ...old, read: true }], unread: 0 };
+    await (await header()).findByRole('button', { name: 'Notifications' }, { timeout: 5000 });
+    // Seen once, rung once.
+    expect(playAlertSound).toHaveBeenCalledTimes(1);
   });
 });

@@ -28,6 +28,7 @@ const base: Alert = {
   triggeredAt: null,
   triggeredPrice: null,
   note: 'breakout',
+  drawingId: null,
   createdAt: NOW,
   updatedAt: NOW,
 };

@@ -13,6 +13,7 @@ const alert = (over: Partial<Alert> = {}): Alert => ({
   triggeredAt: null,
   triggeredPrice: null,
   note: null,
+  drawingId: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   ...over,

@@ -9,6 +9,8 @@ import { PreferencesPage } from '../settings-routes';
 import { defaultUserSettings, updateUserSettings, userSettings } from '../../state/user-settings';
 import { hotkeys, resetHotkeys } from '../../state/hotkeys';
 
+const simEndpoints = (id: string) => ({ rest: `/sim/${id}`, restTestnet: `/sim/${id}`, ws: `/sim/${id}`, wsTestnet: `/sim/${id}` });
+const SIM = { binance: simEndpoints('binance'), bitmex: simEndpoints('bitmex'), bybit: simEndpoints('bybit'), okx: simEndpoints('okx') };
 const ROUTES = [{ path: '/settings/preferences', element: <PreferencesPage /> }];
 let api: ReturnType<typeof installFakeApi>;
 beforeEach(() => updateUserSettings(defaultUserSettings()));
@@ -105,6 +107,33 @@ describe('settings/preferences: quick picks', () => {
     await user.type(within(stop).getByRole('textbox', { name: 'New stop-loss options value' }), '0.3{Enter}');
     await waitFor(() => expect(stored.stopLossOptions).toEqual([0.3, 1]));
     expect(stored.riskOptions).toEqual([1.25, 2]);
+  });
+
+  it('alert e-mails: a server setting, switchable only when the server sends mail', async () => {
+    let stored = settingsWith({});
+    api = installFakeApi({
+      'GET /v1/users/settings': () => ({ status: 200, data: stored }),
+      'PATCH /v1/users/settings': ({ body }) => {
+        stored = { ...stored, ...(body as Partial<ServerSettings>) };
+        return { status: 200, data: stored };
+      },
+    });
+    signInForTest();
+    const user = userEvent.setup();
+    await renderRoutes(ROUTES, '/settings/preferences');
+    const off = await screen.findByRole('switch', { name: /^E-mail me when an alert fires/ });
+    expect(off).toBeDisabled();
+    expect(screen.getByText(/This server does not send e-mail/)).toBeInTheDocument();
+    cleanup();
+    api.route('GET /v1/config', () => ({ status: 200, data: { productName: 'Crypto Terminal', marketData: 'sim', version: 'test', sentryDsn: null, mail: true, exchanges: SIM } }));
+    await renderRoutes(ROUTES, '/settings/preferences');
+    const on = await screen.findByRole('switch', { name: /^E-mail me when an alert fires/ });
+    await waitFor(() => expect(on).toBeEnabled());
+    expect(on).not.toBeChecked();
+    await user.click(on);
+    await waitFor(() => expect(stored.alertEmails).toBe(true));
+    expect(api.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ alertEmails: true });
+    expect(on).toBeChecked();
   });
 
   it('puts the list back and shows the server message when the server refuses a change', async () => {

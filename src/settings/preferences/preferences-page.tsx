@@ -17,6 +17,7 @@ import {
   type OrderEntryType,
 } from '../../state/user-settings';
 import { ALERT_SOUND_LABELS, playAlertSound } from '../../ui/alert-sounds';
+import { AlertEmailsSwitch } from './alert-emails-switch';
 import { HotkeysSection } from './hotkeys-section';
 import { QuickPickList } from './quick-pick-list';
 import { usePageTitle } from '../../ui/use-page-title';
@@ -227,6 +228,7 @@ export function PreferencesPage() {
             </ActionIcon>
           </Tooltip>
         </Group>
+        <AlertEmailsSwitch />
       </Section>
 
       <Section title="Hotkeys" id="hotkeys" description="Keys that act in the workstation; never while you type in a field. Kept on this device">

@@ -1,0 +1,77 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { alertsChanged, putAlertInCache } from '../../api/alerts/alerts-cache';
+import type { NotificationList } from '../../api/contracts/notifications';
+import { userSettings } from '../../state/user-settings';
+import { toastInfo } from '../../ui/toast';
+import { notifyAlertTriggered } from './notify-triggered';
+
+const RANG_PREFIX = 'ct_rang_';
+/** A ring claim is kept this long: enough for every tab to have seen the notification. */
+const RANG_KEEP_MS = 24 * 3_600_000;
+
+function pruneRang(now: number): void {
+  for (let k = localStorage.length - 1; k >= 0; k--) {
+    const key = localStorage.key(k);
+    if (key?.startsWith(RANG_PREFIX) && now - Number(localStorage.getItem(key)) > RANG_KEEP_MS) localStorage.removeItem(key);
+  }
+}
+
+/**
+ * True in exactly one tab of this browser for a notification: the check-and-set runs under a Web
+ * Lock (`navigator.locks`), which every tab of the origin shares, so two tabs polling at once do
+ * not both ring. Without Web Locks (old browsers) the localStorage mark alone is best effort.
+ */
+export async function claimRing(id: string): Promise<boolean> {
+  const claim = () => {
+    try {
+      const key = `${RANG_PREFIX}${id}`;
+      if (localStorage.getItem(key) !== null) return false;
+      const now = Date.now();
+      localStorage.setItem(key, String(now));
+      pruneRang(now);
+      return true;
+    } catch {
+      return true; // storage unavailable: ring here rather than nowhere
+    }
+  };
+  if (typeof navigator !== 'undefined' && navigator.locks) return navigator.locks.request('ct-ring', claim);
+  return claim();
+}
+
+/**
+ * Rings for notifications that arrive while the app is open (issue 13: the server fires alerts, the
+ * app no longer decides): for an alert, the cached alert list takes the server's copy at once and
+ * one tab plays the chosen sound with the toast and the browser notification, as before; for a
+ * job's action, a toast. What the first answer holds is old news and does not ring.
+ */
+export function useAlertNotifications(list: NotificationList | undefined): void {
+  const queryClient = useQueryClient();
+  const seen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    if (!list) return;
+    if (seen.current === null) {
+      seen.current = new Set(list.items.map((n) => n.id));
+      return;
+    }
+    const known = seen.current;
+    const fresh = list.items.filter((n) => !known.has(n.id)).reverse(); // oldest first
+    for (const n of fresh) known.add(n.id);
+    let alertsMoved = false;
+    for (const n of fresh) {
+      if (n.kind === 'alert' && n.alert) {
+        putAlertInCache(queryClient, n.alert);
+        alertsMoved = true;
+      }
+      if (n.read) continue;
+      const alert = n.alert;
+      void claimRing(n.id).then((mine) => {
+        if (!mine) return;
+        // Read at ring time: the sound picked a second ago is the one that plays.
+        if (alert) notifyAlertTriggered(alert, userSettings.alertSound);
+        else toastInfo(`${n.title}: ${n.body}`);
+      });
+    }
+    if (alertsMoved) void alertsChanged(queryClient);
+  }, [list, queryClient]);
+}
