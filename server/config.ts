@@ -62,6 +62,11 @@ export const configSchema = z.object({
    * should only answer requests. Every instance with jobs on shares the work through the database.
    */
   JOBS_ENABLED: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true')).transform((v) => v === 'true'),
+  /**
+   * The key server-side jobs seal exchange credentials under (DESIGN §3.6, semi-auto brackets).
+   * main.ts keeps a generated one in DATA_DIR when unset; several instances must share one.
+   */
+  SERVER_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   /** How long a job's holder may go silent before another instance takes the job over. */
   JOB_LEASE_MS: intInRange(2000, 600_000, 15_000),
   /** Largest accepted request body, bytes. */
@@ -126,7 +131,7 @@ export class ConfigError extends Error {
 }
 
 /** Never echoed back in error messages: they may carry passwords. */
-const SECRET_VARS = new Set(['JWT_SECRET', 'ADMIN_PASSWORD', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'SENTRY_DSN']);
+const SECRET_VARS = new Set(['SERVER_SECRET', 'JWT_SECRET', 'ADMIN_PASSWORD', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'SENTRY_DSN']);
 
 /** Reads the configuration from `env` (default `process.env`); throws a ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -145,5 +150,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** A full config for tests and tools: the defaults plus `overrides`. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Jobs stay off in tests unless a test turns them on (they open market streams).
-  return { ...loadConfig({}), JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long', JOBS_ENABLED: false, ...overrides };
+  return { ...loadConfig({}), JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long', SERVER_SECRET: 'test-server-secret-at-least-32-characters-long', JOBS_ENABLED: false, ...overrides };
 }

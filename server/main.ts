@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     // The lock guards the embedded database; PostgreSQL handles its own concurrency.
     if (!config.DATABASE_URL) releaseLock = lockDataDir(dataDir);
     const jwtSecret = config.JWT_SECRET ?? readOrCreateSecret(dataDir);
+    // Sealed credentials of server-managed brackets (issue 13) open only with this one.
+    const serverSecret = config.SERVER_SECRET ?? readOrCreateSecret(dataDir, 'server-secret');
     handle = await openDatabase(
       config.DATABASE_URL
         ? { driver: 'postgres', url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, timeouts: postgresTimeoutsFromConfig(config) }
@@ -49,9 +51,12 @@ async function main(): Promise<void> {
     );
     await prepareDatabase(handle);
 
-    app = await buildApp({ config: { ...config, JWT_SECRET: jwtSecret }, db: handle.db, driver: handle.driver });
+    app = await buildApp({ config: { ...config, JWT_SECRET: jwtSecret, SERVER_SECRET: serverSecret }, db: handle.db, driver: handle.driver });
     if (config.DATABASE_URL && !config.JWT_SECRET) {
       app.log.warn('JWT_SECRET is not set: using the one in DATA_DIR. Several instances on one database must share one JWT_SECRET.');
+    }
+    if (config.DATABASE_URL && !config.SERVER_SECRET) {
+      app.log.warn('SERVER_SECRET is not set: using the one in DATA_DIR. Several instances on one database must share one SERVER_SECRET, or managed brackets stop on the others.');
     }
     if (app.redis) {
       // Not fatal: the rate limits count per instance until Redis answers (services/rate-limit-store.ts).

@@ -61,9 +61,9 @@ export function lockDataDir(dir: string): () => void {
  * The JWT secret kept in the data dir when JWT_SECRET is not given: generated once (0600), so
  * tokens survive restarts. Several instances on one PostgreSQL must share JWT_SECRET instead.
  */
-export function readOrCreateSecret(dir: string): string {
+export function readOrCreateSecret(dir: string, name = 'jwt-secret'): string {
   mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'jwt-secret');
+  const file = path.join(dir, name);
   try {
     const existing = readFileSync(file, 'utf8').trim();
     if (existing.length >= 32) return existing;

@@ -42,6 +42,12 @@ export const apiKeys = pgTable(
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     lastValidatedAt: ts('last_validated_at'),
+    /**
+     * When the owner allowed the server to keep this key's credentials sealed under SERVER_SECRET
+     * while server-managed brackets run (issue 13); null = not allowed. The sealed copy itself is in
+     * `sealed_credentials`, only while such a job exists.
+     */
+    serverCustodyAt: ts('server_custody_at'),
   },
   (t) => [
     check('api_keys_exchange_check', sql`${t.exchange} in ('binance', 'bitmex', 'bybit', 'okx')`),

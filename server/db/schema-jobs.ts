@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './schema';
+import { apiKeys } from './schema-api-keys';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
@@ -90,3 +91,22 @@ export const jobActivity = pgTable(
   (t) => [unique('job_activity_user_dedupe_key').on(t.userId, t.dedupeKey), index('job_activity_user_at_idx').on(t.userId, t.at)],
 );
 export type JobActivityRow = typeof jobActivity.$inferSelect;
+
+/**
+ * A key's credentials sealed under the server's key (SERVER_SECRET, `lib/server-seal.ts`) so a job
+ * can trade with no browser there (DESIGN §3.6). Present only while a managed job of the key lives
+ * and the owner's consent stands; deleted with the last job, with the consent, or with the key.
+ */
+export const sealedCredentials = pgTable('sealed_credentials', {
+  apiKeyId: uuid('api_key_id')
+    .primaryKey()
+    .references(() => apiKeys.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** base64 AES-256-GCM ciphertext, IV and tag of `{ apiKey, apiSecret, passphrase? }`. */
+  ciphertext: text('ciphertext').notNull(),
+  iv: text('iv').notNull(),
+  tag: text('tag').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});

@@ -65,7 +65,7 @@ export async function registerMarketRoutes(app: FastifyInstance, deps: MarketRou
     isFlagEnabled: (key) => isFeatureEnabled(deps.db, key),
   });
   await app.register(proxyRoutes, { prefix: '/v1/proxy', targets: deps.proxyTargets, timeoutMs: deps.proxyTimeoutMs });
-  await registerTradeRoutes(app, { db: deps.db, exchangeInfo, sim: sim !== null, ...deps.trade });
+  const trade = await registerTradeRoutes(app, { db: deps.db, exchangeInfo, sim: sim !== null, ...deps.trade });
   await registerScannerRoutes(app, {
     source: sim ? simSource(app) : { fetch: globalFetch, base: liveRestBase },
     sim: sim !== null,
@@ -75,7 +75,8 @@ export async function registerMarketRoutes(app: FastifyInstance, deps: MarketRou
   });
   // Server-side jobs read the same hosts: the simulator in sim mode, the live exchanges (mainnet) otherwise.
   registerJobs(app, {
-    instruments: (exchange) => exchangeInfo.instruments(exchange, false),
+    instruments: (exchange, testnet = false) => exchangeInfo.instruments(exchange, testnet),
+    connectors: trade.connectors,
     rest: sim ? simSource(app) : { fetch: globalFetch, base: liveRestBase },
     open: sim ? (exchange, path) => app.injectWS(`/sim/${exchange}${path}`) : openLive,
     tuning: { now: deps.sim?.now, ...deps.jobs },

@@ -24,6 +24,7 @@ export function toApiKeyDto(row: ApiKeyRow): ApiKey {
     permissions: row.permissions,
     createdAt: row.createdAt.toISOString(),
     lastValidatedAt: row.lastValidatedAt ? row.lastValidatedAt.toISOString() : null,
+    serverCustody: row.serverCustodyAt !== null,
   };
 }
 

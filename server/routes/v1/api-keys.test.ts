@@ -68,7 +68,7 @@ describe.each(TEST_DRIVERS)('/v1/api-keys on %s (simulator mode)', (driver) => {
       const key = res.json<ApiKey>();
       expect(key).toMatchObject({ name: `${exchange} key`, exchange, network: 'TESTNET', userId: user.id, permissions: { read: true, trade: true, withdraw: false } });
       expect(key.apiKeyMasked).toMatch(/^sim-…[0-9a-f]{4}$/);
-      expect(Object.keys(key).sort()).toEqual(['apiKeyMasked', 'createdAt', 'exchange', 'id', 'lastValidatedAt', 'name', 'network', 'permissions', 'userId']);
+      expect(Object.keys(key).sort()).toEqual(['apiKeyMasked', 'createdAt', 'exchange', 'id', 'lastValidatedAt', 'name', 'network', 'permissions', 'serverCustody', 'userId']);
 
       const list = await t.client.get('/v1/api-keys', { token: user.accessToken });
       expect(list.statusCode).toBe(200);

@@ -18,6 +18,7 @@ import { humanDuration } from '../../lib/retry-later';
 import { currentUser } from '../../plugins/authenticate';
 import { createApiKey, deleteApiKey, getApiKey, listApiKeys, renameApiKey, simCredentials, toApiKeyDto, verifyApiKey } from '../../services/api-keys';
 import { simState, type InjectFn, type KeyValidator } from '../../services/key-validation';
+import { setServerCustody } from '../../services/jobs/managed-brackets';
 import { listTransactions } from '../../services/transactions';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
@@ -149,5 +150,25 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
       },
     },
     async (req) => listTransactions(app.db, currentUser(req).id, req.params.id, req.query),
+  );
+
+  // Server custody (issue 13): the owner's consent to keep the key's credentials sealed on the
+  // server while managed brackets run. Turning it off deletes them and stops the key's managed brackets.
+  app.put(
+    '/:id/server-custody',
+    {
+      onRequest: app.requireUser,
+      schema: { tags: ['api-keys'], summary: 'Allow the server to manage brackets with this key (credentials sealed while they run)', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors } },
+    },
+    async (req) => toApiKeyDto(await setServerCustody(app.db, currentUser(req).id, req.params.id, true)),
+  );
+
+  app.delete(
+    '/:id/server-custody',
+    {
+      onRequest: app.requireUser,
+      schema: { tags: ['api-keys'], summary: 'Withdraw it: sealed credentials deleted, managed brackets of the key stopped (orders stay)', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors } },
+    },
+    async (req) => toApiKeyDto(await setServerCustody(app.db, currentUser(req).id, req.params.id, false)),
   );
 };

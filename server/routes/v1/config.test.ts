@@ -24,6 +24,7 @@ describe.each(TEST_DRIVERS)('GET /v1/config on %s', (driver) => {
       marketData: 'live',
       version: '1.2.3+abc',
       sentryDsn: 'https://abc@o1.ingest.sentry.io/42',
+      mail: false,
       exchanges: LIVE_ENDPOINTS,
     });
   });
@@ -33,6 +34,7 @@ describe.each(TEST_DRIVERS)('GET /v1/config on %s', (driver) => {
     expect(body.productName).toBe('Desk');
     expect(body.marketData).toBe('sim');
     expect(body.sentryDsn).toBeNull();
+    expect(body.mail).toBe(false);
     expect(body.exchanges.bitmex).toEqual({ rest: '/sim/bitmex', restTestnet: '/sim/bitmex', ws: '/sim/bitmex', wsTestnet: '/sim/bitmex' });
     expect(Object.keys(body.exchanges).sort()).toEqual(['binance', 'bitmex', 'bybit', 'okx']);
   });

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorResponseSchema } from '../../../src/api/contracts/common';
 import {
   listNotificationsQuerySchema,
@@ -7,6 +8,8 @@ import {
   notificationListSchema,
 } from '../../../src/api/contracts/notifications';
 import { currentUser } from '../../plugins/authenticate';
+import { activityEntrySchema } from '../../../src/api/contracts/trading';
+import { listActivity } from '../../services/jobs/managed-brackets';
 import { listNotifications, markNotificationsRead } from '../../services/notifications';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema };
@@ -34,5 +37,14 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Mark the given notifications (or all) read', security, body: markNotificationsReadBodySchema, response: { 200: markNotificationsReadResultSchema, ...errors } },
     },
     async (req) => markNotificationsRead(app.db, currentUser(req).id, req.body),
+  );
+
+  app.get(
+    '/activity',
+    {
+      onRequest: app.requireUser,
+      schema: { tags, summary: 'The activity log: every action server-side jobs took for you (newest first, 100)', security, response: { 200: z.array(activityEntrySchema), ...errors } },
+    },
+    async (req) => listActivity(app.db, currentUser(req).id),
   );
 };

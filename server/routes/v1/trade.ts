@@ -16,6 +16,7 @@ import {
   historyQuerySchema,
   ladderBodySchema,
   leverageBodySchema,
+  managedBracketInfoSchema,
   marginModeBodySchema,
   orderIdParamsSchema,
   orderSchema,
@@ -25,7 +26,8 @@ import {
   tradeCursorPageSchema,
   type Order,
 } from '../../../src/api/contracts/trading';
-import { forbidden, HttpError, notFound } from '../../lib/http-error';
+import { conflict, forbidden, HttpError, notFound } from '../../lib/http-error';
+import { CUSTODY_REQUIRED_MESSAGE, listManagedBrackets, startManagedBracket } from '../../services/jobs/managed-brackets';
 import { currentUser } from '../../plugins/authenticate';
 import { getFundedUser, USER_NOT_FOUND } from '../../services/funded-users';
 import { tagOrder } from '../../services/trading/ids';
@@ -38,6 +40,7 @@ const errors = {
   401: errorResponseSchema,
   403: errorResponseSchema,
   404: errorResponseSchema,
+  409: errorResponseSchema,
   422: errorResponseSchema,
   429: errorResponseSchema,
   502: errorResponseSchema,
@@ -158,11 +161,31 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
       response: { 201: bracketResultSchema, ...errors },
     }),
     async (req, reply) => {
+      const { managed } = req.body;
+      if (managed) await requireFlag('FF_ENABLE_SEMI_AUTO');
       const s = await session(req);
-      const result = await placeBracket(s, req.body, await limitsFor(opts.db, s.key.userId));
+      // Refused before anything is placed: a managed bracket needs the key's consent.
+      if (managed && !s.key.serverCustodyAt) throw conflict(CUSTODY_REQUIRED_MESSAGE, { managed: CUSTODY_REQUIRED_MESSAGE });
+      const placed = await placeBracket(s, req.body, await limitsFor(opts.db, s.key.userId));
       void recordAfter(s, req.body.symbol);
-      return reply.code(201).send(result);
+      let isManaged = false;
+      if (managed) {
+        try {
+          await startManagedBracket(opts.db, app.config.SERVER_SECRET ?? '', s.key, s.credentials(), s.instrument(req.body.symbol), { side: req.body.side, managed }, { ...placed, managed: true });
+          isManaged = true;
+        } catch (err) {
+          // The orders stand (the stop protects the entry); only the management did not start.
+          req.log.error({ err }, 'Could not start managing a bracket');
+        }
+      }
+      return reply.code(201).send({ ...placed, managed: isManaged });
     },
+  );
+
+  app.get(
+    '/managed',
+    { onRequest: guard, schema: { tags, summary: 'Brackets the server manages on this key (FF_ENABLE_SEMI_AUTO)', security, params, response: { 200: z.array(managedBracketInfoSchema), ...errors } } },
+    async (req) => listManagedBrackets(opts.db, await ownerOf(req), (req.params as { apiKeyId: string }).apiKeyId),
   );
 
   app.post(

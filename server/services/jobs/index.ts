@@ -5,20 +5,41 @@ import type { FetchLike, RestBase } from '../exchange-info';
 import { emailNotification } from '../notifications';
 import type { OpenStreamSocket } from '../scanner/streams';
 import { alertWatchHandler, ensureAlertJobs } from './alert-watch';
+import type { TradingConnectors } from '../trading/connect';
+import { bracketJobHandler, type BracketJobOptions } from './managed-brackets';
 import { MarketFeed } from './market-feed';
 import { JobRunner, type JobHandler } from './runner';
 
 export interface JobsDeps {
-  instruments: (exchange: ExchangeId) => Promise<Instrument[]>;
+  instruments: (exchange: ExchangeId, testnet?: boolean) => Promise<Instrument[]>;
+  /** The trade routes' connectors (clocks and rate budgets shared with the users' own calls). */
+  connectors: TradingConnectors;
   rest: { fetch: FetchLike; base: RestBase };
   open: OpenStreamSocket;
   /** Tests: faster leases and refreshes, a fixed instance name, a market clock. */
-  tuning?: { leaseMs?: number; tickMs?: number; refreshMs?: number; idleMs?: number; owner?: string; now?: () => number; extraHandlers?: JobHandler[] };
+  tuning?: {
+    leaseMs?: number;
+    tickMs?: number;
+    refreshMs?: number;
+    idleMs?: number;
+    owner?: string;
+    now?: () => number;
+    bracketPollMs?: number;
+    beforeBracketAction?: BracketJobOptions['beforeAction'];
+    extraHandlers?: JobHandler[];
+  };
 }
 
 export interface Jobs {
   runner: JobRunner;
   feed: MarketFeed;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's job runner and market feed (absent when JOBS_ENABLED is false). */
+    jobs?: Jobs;
+  }
 }
 
 /**
@@ -29,13 +50,13 @@ export interface Jobs {
 export function registerJobs(app: FastifyInstance, deps: JobsDeps): Jobs | null {
   if (!app.config.JOBS_ENABLED) return null;
   const t = deps.tuning ?? {};
-  const feed = new MarketFeed({ instruments: deps.instruments, open: deps.open, now: t.now, log: app.log });
+  const feed = new MarketFeed({ instruments: (exchange) => deps.instruments(exchange, false), open: deps.open, now: t.now, log: app.log });
   const smtp = Boolean(app.config.SMTP_URL);
   const handlers: JobHandler[] = [
     alertWatchHandler({
       db: app.db,
       feed,
-      instruments: deps.instruments,
+      instruments: (exchange) => deps.instruments(exchange, false),
       rest: deps.rest,
       refreshMs: t.refreshMs,
       idleMs: t.idleMs,
@@ -45,9 +66,19 @@ export function registerJobs(app: FastifyInstance, deps: JobsDeps): Jobs | null 
         await emailNotification(app.db, app.mailer, row, { smtp, productName: app.config.PRODUCT_NAME, log: app.log });
       },
     }),
+    bracketJobHandler({
+      db: app.db,
+      connectors: deps.connectors,
+      instruments: (exchange, testnet) => deps.instruments(exchange, testnet),
+      secret: app.config.SERVER_SECRET,
+      pollMs: t.bracketPollMs,
+      log: app.log,
+      beforeAction: t.beforeBracketAction,
+    }),
     ...(t.extraHandlers ?? []),
   ];
   const runner = new JobRunner({ db: app.db, handlers, leaseMs: t.leaseMs ?? app.config.JOB_LEASE_MS, tickMs: t.tickMs, owner: t.owner, log: app.log });
+  app.decorate('jobs', { runner, feed });
   app.addHook('onReady', async () => {
     await ensureAlertJobs(app.db).catch((err: unknown) => app.log.warn({ err }, 'Could not check the alert jobs on start'));
     runner.start();

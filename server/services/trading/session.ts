@@ -27,6 +27,8 @@ export interface TradeSession {
   run<T>(fn: (c: TradingConnector) => Promise<T>): Promise<T>;
   /** Records fills the server has seen (once each: trading volume, referrals). */
   record(inst: TradingInstrument, fills: readonly Fill[]): Promise<number>;
+  /** The opened credentials: only for sealing them for a server-managed bracket (never logged or answered). */
+  credentials(): ExchangeCredentials;
 }
 
 export interface TradeSessionDeps {
@@ -57,6 +59,7 @@ export async function openTradeSession(deps: TradeSessionDeps, ownerId: string, 
     },
     run: (fn) => runExchange(fn, connector, creds),
     record: (inst, fills) => recordSeenFills(deps.db, key, creds.apiKey, inst, fills),
+    credentials: () => creds,
   };
 }
 

@@ -42,6 +42,11 @@ export const apiKeySchema = z.object({
   createdAt: z.iso.datetime(),
   /** When the exchange last accepted the key (on add, or `POST /v1/api-keys/{id}/verify`). */
   lastValidatedAt: z.iso.datetime().nullable(),
+  /**
+   * The owner allowed the server to keep this key's credentials sealed while server-managed
+   * brackets run (FF_ENABLE_SEMI_AUTO); `PUT` / `DELETE /v1/api-keys/{id}/server-custody`.
+   */
+  serverCustody: z.boolean(),
 });
 export type ApiKey = z.infer<typeof apiKeySchema>;
 export const apiKeyListSchema = z.array(apiKeySchema);

@@ -171,6 +171,24 @@ export type PlaceOrderBody = z.infer<typeof placeOrderBodySchema>;
 export const MAX_TAKE_PROFITS = 5;
 
 /** `POST /v1/trade/{apiKeyId}/brackets`: entry, then a reduce-only stop-loss and 1–5 take-profits. */
+/**
+ * Server management of a bracket (FF_ENABLE_SEMI_AUTO, issue 13), run by the server with no
+ * browser open: move the stop to break-even (entry ± fees) when the first take-profit fills; trail
+ * the stop by a distance (price) or a percentage of the last price once in profit; cancel the
+ * bracket's remaining orders when its position is closed elsewhere. Needs the key's
+ * server-custody consent (`PUT /v1/api-keys/{id}/server-custody`).
+ */
+export const managedBracketSchema = z
+  .object({
+    breakEven: z.boolean(),
+    trail: z.object({ mode: z.enum(['price', 'percent']), value: positive() }).strict().nullable(),
+    cancelOnClose: z.boolean(),
+  })
+  .strict()
+  .refine((m) => m.breakEven || m.trail !== null || m.cancelOnClose, { message: 'Turn on at least one of break-even, trailing or cancel-on-close' })
+  .refine((m) => m.trail === null || m.trail.mode !== 'percent' || Number(m.trail.value) < 50, { path: ['trail', 'value'], message: 'A trailing distance must be below 50%' });
+export type ManagedBracket = z.infer<typeof managedBracketSchema>;
+
 export const bracketBodySchema = z
   .object({
     symbol: symbolSchema,
@@ -185,6 +203,7 @@ export const bracketBodySchema = z
       .min(1, 'At least one take-profit')
       .max(MAX_TAKE_PROFITS, `At most ${MAX_TAKE_PROFITS} take-profits`),
     clientOrderId: clientOrderIdSchema.optional(),
+    managed: managedBracketSchema.optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
@@ -242,7 +261,12 @@ export const marginModeBodySchema = z.object({ symbol: symbolSchema, marginMode:
 export type MarginModeBody = z.infer<typeof marginModeBodySchema>;
 
 /** `POST brackets`: the bracket's id and its legs (entry, stop-loss, take-profits), as placed. */
-export const bracketResultSchema = z.object({ bracketId: z.string(), orders: z.array(orderSchema) });
+export const bracketResultSchema = z.object({
+  bracketId: z.string(),
+  orders: z.array(orderSchema),
+  /** True when the server manages the bracket from now on (`managed` was sent and accepted). */
+  managed: z.boolean(),
+});
 export type BracketResult = z.infer<typeof bracketResultSchema>;
 
 export const orderIdParamsSchema = z.object({ apiKeyId: z.uuid(), orderId: z.string().min(1).max(200) });
@@ -285,3 +309,30 @@ export const streamServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pong') }),
 ]);
 export type StreamServerMessage = z.infer<typeof streamServerMessageSchema>;
+
+/** A bracket the server manages, as `GET /v1/trade/{apiKeyId}/managed` lists it (running ones first). */
+export const managedBracketInfoSchema = z.object({
+  bracketId: z.string(),
+  symbol: z.string(),
+  side: sideSchema,
+  options: managedBracketSchema,
+  /** running: the server watches it; done: finished (closed, stopped out); failed: stopped with `message`. */
+  state: z.enum(['running', 'done', 'failed']),
+  /** Whether the stop has been moved to break-even. */
+  breakEvenDone: z.boolean(),
+  message: z.string().nullable(),
+  createdAt: instant,
+});
+export type ManagedBracketInfo = z.infer<typeof managedBracketInfoSchema>;
+
+/** One action a server-side job took (the activity log): what, when, which order, result. */
+export const activityEntrySchema = z.object({
+  id: z.uuid(),
+  at: instant,
+  job: z.string(),
+  action: z.string(),
+  orderId: z.string().nullable(),
+  result: z.enum(['ok', 'failed']),
+  message: z.string(),
+});
+export type ActivityEntry = z.infer<typeof activityEntrySchema>;

@@ -28,7 +28,7 @@ const KEY: ApiKey = {
   apiKeyMasked: 'sim…abcd',
   permissions: { read: true, trade: true, withdraw: false, details: [] },
   createdAt: '2026-01-01T00:00:00.000Z',
-  lastValidatedAt: null,
+  lastValidatedAt: null, serverCustody: false,
 };
 const balance: Balance = { currency: 'USDT', total: '10012.5', available: '9000', unrealisedPnl: '12.5', marginUsed: '1000', assets: [] };
 const position = (symbol: string): Position => ({ exchange: 'binance', symbol, side: 'BUY', size: '0.01', baseQty: '0.01', notional: '650', entryPrice: '65000', markPrice: '66250', liquidationPrice: null, breakEvenPrice: '65050', unrealisedPnl: '12.5', realisedPnl: '0', leverage: '10', marginMode: 'CROSS', margin: '65', category: 'linear' });

@@ -25,7 +25,7 @@ const KEY: ApiKey = {
   apiKeyMasked: 'sim-…beef',
   permissions: { read: true, trade: true, withdraw: false, details: [] },
   createdAt: '2026-11-01T10:00:00.000Z',
-  lastValidatedAt: '2026-11-01T10:00:00.000Z',
+  lastValidatedAt: '2026-11-01T10:00:00.000Z', serverCustody: false,
 };
 
 /** The settings pages alone, with the app's failure toasts, in a memory router. */
