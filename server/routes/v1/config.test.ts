@@ -34,7 +34,7 @@ describe.each(TEST_DRIVERS)('GET /v1/config on %s', (driver) => {
     expect(body.productName).toBe('Desk');
     expect(body.marketData).toBe('sim');
     expect(body.sentryDsn).toBeNull();
-    expect(body.mail).toBe(false);
+    expect(body.mail).toBe(true); // SMTP_URL is set: alert e-mails can be turned on
     expect(body.exchanges.bitmex).toEqual({ rest: '/sim/bitmex', restTestnet: '/sim/bitmex', ws: '/sim/bitmex', wsTestnet: '/sim/bitmex' });
     expect(Object.keys(body.exchanges).sort()).toEqual(['binance', 'bitmex', 'bybit', 'okx']);
   });
