@@ -8,7 +8,7 @@ describe.each(TEST_DRIVERS)('GET /v1/config on %s', (driver) => {
   let sim: TestApp;
   beforeAll(async () => {
     live = await createTestApp(driver, { SENTRY_DSN: 'https://abc@o1.ingest.sentry.io/42' }, { version: '1.2.3+abc' });
-    sim = await createTestApp(driver, { MARKET_DATA: 'sim', PRODUCT_NAME: 'Desk' });
+    sim = await createTestApp(driver, { MARKET_DATA: 'sim', PRODUCT_NAME: 'Desk', SMTP_URL: 'smtp://mail.example:25' });
   });
   afterAll(async () => {
     await live.close();
