@@ -40,6 +40,8 @@ export interface PriceLine {
   pnl?: number;
   /** Overrides the label the engine composes from kind/role/side/size/pnl. */
   label?: string;
+  /** Appended to the composed label after " · " ("managed by server"). */
+  note?: string;
   /** Overrides the colour picked from kind/role/side. */
   color?: string;
   /** When true the user can drag the line; dropping it emits `lineDragged` with a tick-rounded price. */

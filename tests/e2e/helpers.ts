@@ -51,16 +51,16 @@ export class ApiClient {
     return this.accessToken ? { Authorization: `Bearer ${this.accessToken}` } : {};
   }
 
-  async get<T>(path: string): Promise<T> {
-    const res = await this.ctx.get(path, { headers: this.headers() });
+  async get<T>(path: string, headers: Record<string, string> = {}): Promise<T> {
+    const res = await this.ctx.get(path, { headers: { ...this.headers(), ...headers } });
     if (!res.ok()) throw new Error(`GET ${path}: ${res.status()} ${await res.text()}`);
     return (await res.json()) as T;
   }
 
-  async send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, data?: unknown): Promise<T> {
+  async send<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, data?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const res = await this.ctx.fetch(path, {
       method,
-      headers: { ...this.headers(), 'X-XSRF-TOKEN': await this.xsrf() },
+      headers: { ...this.headers(), 'X-XSRF-TOKEN': await this.xsrf(), ...headers },
       ...(data === undefined ? {} : { data }),
     });
     if (!res.ok()) throw new Error(`${method} ${path}: ${res.status()} ${await res.text()}`);

@@ -247,3 +247,74 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   await tab(page, 'Positions').click();
   await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible({ timeout: 15_000 });
 });
+
+test('a managed bracket: allowed once for the key, marked on its rows; closed elsewhere with the browser closed, the server cancels the rest and says so', async ({ browser }) => {
+  test.setTimeout(120_000);
+  await withFlags(admin, { FF_ENABLE_SEMI_AUTO: true }, async () => {
+    const creds = await signUpFreshUser('managed');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signInThroughUi(page, creds);
+    await tab(page, 'Order entry').click();
+    const orderEntry = page.getByTestId('panel-order-entry');
+    await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
+    await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
+    const unlock = inPanel(page, 'order-entry', 'unlock-key');
+    await expect(unlock).toBeVisible({ timeout: 15_000 });
+    await unlock.getByLabel('Key password').fill('trade-pass-1');
+    await unlock.getByRole('button', { name: 'Unlock' }).click();
+    await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+
+    // Off and explained until the key is allowed; allowed once, in a dialog that says what it means.
+    const entry = inPanel(page, 'order-entry', 'order-entry');
+    const managed = entry.getByTestId('managed-bracket');
+    await expect(managed.getByLabel('Cancel the rest when the position is closed elsewhere')).toBeDisabled();
+    await managed.getByRole('button', { name: /^Allow for / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Let the server manage brackets with this key?' });
+    await expect(dialog).toContainText('encrypted under the server');
+    await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
+    await expect(managed.getByLabel('Cancel the rest when the position is closed elsewhere')).toBeEnabled();
+    await managed.getByLabel('Cancel the rest when the position is closed elsewhere').check();
+    await managed.getByLabel('Move the stop to break-even when take-profit 1 fills').check();
+
+    await entry.getByText('SL 1%', { exact: true }).click();
+    await entry.getByText('1%', { exact: true }).click();
+    await entry.getByRole('button', { name: '2R' }).click();
+    await expect(entry.getByTestId('risk-size')).not.toContainText('Size —');
+    const placed = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/brackets$/.test(r.url()) && r.request().method() === 'POST');
+    await entry.getByTestId('place-order').click();
+    const bracket = (await (await placed).json()) as { bracketId: string; managed: boolean };
+    expect(bracket.managed).toBe(true);
+
+    await tab(page, 'Orders').click();
+    const orders = inPanel(page, 'orders', 'orders-table');
+    await expect(orders.getByTestId('managed-badge')).toHaveCount(2, { timeout: 15_000 });
+
+    // The browser goes away; the position is closed elsewhere (the exchange's own app, here the API).
+    await context.close();
+    const api = await ApiClient.create();
+    try {
+      await api.signin(creds);
+      const [key] = await api.get<Array<{ id: string }>>('/v1/api-keys');
+      const pass = { 'X-Key-Password': 'trade-pass-1' };
+      await api.send('POST', `/v1/trade/${key!.id}/positions/close`, { symbol: 'BTCUSDT', percent: 100, type: 'MARKET' }, pass);
+      await expect.poll(async () => (await api.get<unknown[]>(`/v1/trade/${key!.id}/orders?symbol=BTCUSDT`, pass)).length, { timeout: 15_000 }).toBe(0);
+    } finally {
+      await api.dispose();
+    }
+
+    // Back in the app: the bell has it, and the activity log says what the server did.
+    const again = await browser.newPage();
+    await signInThroughUi(again, creds);
+    const bell = again.getByTestId('notifications-bell');
+    await expect(bell).toHaveAccessibleName(/^Notifications: \d+ unread$/, { timeout: 15_000 });
+    await bell.click();
+    await expect(again.getByTestId('notifications-list')).toContainText('Cancelled the remaining orders');
+    await again.getByRole('button', { name: 'Server activity' }).click();
+    const log = again.getByTestId('activity-log');
+    await expect(log).toContainText('Started managing the bracket');
+    await expect(log).toContainText('Cancelled the remaining orders');
+    await expect(log).toContainText('Finished managing the bracket');
+    await again.close();
+  });
+});

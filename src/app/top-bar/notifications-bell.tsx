@@ -1,6 +1,9 @@
 import { ActionIcon, Button, Group, Indicator, Popover, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useMarkNotificationsRead, useNotifications } from '../../api/notifications/notifications';
+import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
+import { ActivityLogModal } from '../../panels/trading/activity-log';
 import type { Notification } from '../../api/contracts/notifications';
 import { useAlertNotifications } from '../../panels/alerts/use-alert-notifications';
 
@@ -42,7 +45,10 @@ export function NotificationsBell() {
   const markRead = useMarkNotificationsRead();
   const unread = data?.unread ?? 0;
   const items = data?.items ?? [];
+  const semiAuto = useFeatureFlag('FF_ENABLE_SEMI_AUTO');
+  const [activity, setActivity] = useState(false);
   return (
+    <>
     <Popover width={380} position="bottom-end" shadow="md" withArrow>
       <Popover.Target>
         <Indicator label={unread > 99 ? '99+' : unread} size={16} color="red" offset={4} disabled={unread === 0} data-testid="notifications-unread">
@@ -73,7 +79,16 @@ export function NotificationsBell() {
             </Stack>
           </ScrollArea.Autosize>
         )}
+        {semiAuto ? (
+          <Group justify="flex-end" mt={4}>
+            <Button size="compact-xs" variant="subtle" onClick={() => setActivity(true)}>
+              Server activity
+            </Button>
+          </Group>
+        ) : null}
       </Popover.Dropdown>
     </Popover>
+    <ActivityLogModal opened={activity} onClose={() => setActivity(false)} />
+    </>
   );
 }

@@ -14,6 +14,7 @@ describe('price line labels', () => {
     expect(priceLineLabel({ id: 'a', kind: 'position', role: 'break-even', price: 1 })).toBe('BE');
     expect(priceLineLabel({ id: 'a', kind: 'alert', price: 1 })).toBe('Alert');
     expect(priceLineLabel({ id: 'a', kind: 'alert', price: 1, label: 'Breakout' })).toBe('Breakout');
+    expect(priceLineLabel({ id: 'a', kind: 'order', role: 'stop', side: 'sell', size: 0.5, price: 1, note: 'managed by server' })).toBe('SL SELL 0.5 · managed by server');
   });
 });
 

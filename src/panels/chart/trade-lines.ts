@@ -1,3 +1,4 @@
+import { MANAGED_NOTE } from '../trading/format';
 import type { Order, Position } from '../../api/contracts/trading';
 import type { PriceLine } from '../../engine';
 
@@ -37,11 +38,12 @@ function pnlAt(position: Position | undefined, price: number, qty: number): numb
 }
 
 /**
+ * `managed`: bracket ids the server manages (their lines say so).
  * `closePosition`: the position's entry line gets a ✕ that closes it (SPEC allowPositionClose); every
  * order line has a ✕ that cancels the order. TEMPORARY rows (not acknowledged yet) can be neither
  * dragged nor cancelled.
  */
-export function tradeLines(orders: readonly Order[], position: Position | undefined, opts: { closePosition?: boolean } = {}): PriceLine[] {
+export function tradeLines(orders: readonly Order[], position: Position | undefined, opts: { closePosition?: boolean; managed?: ReadonlySet<string> } = {}): PriceLine[] {
   const lines: PriceLine[] = [];
   for (const o of orders) {
     const price = linePriceOf(o);
@@ -58,6 +60,7 @@ export function tradeLines(orders: readonly Order[], position: Position | undefi
       ...(closes ? { pnl: pnlAt(position, price, Math.min(size, Number(position.size))) } : {}),
       draggable: o.status !== 'TEMPORARY',
       closable: o.status !== 'TEMPORARY',
+      ...(o.bracketId && opts.managed?.has(o.bracketId) ? { note: MANAGED_NOTE } : {}),
     });
   }
   if (position) {

@@ -2,6 +2,7 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ChartEngine, PriceLine } from '../../engine';
+import { useManagedBracketIds } from '../../api/trade/managed';
 import { amendOrder, cancelOrder, closePosition, useOpenOrders, usePositions, useTradeAction } from '../../api/trade/trade-api';
 import { dec, roundToStep, str } from '../../api/contracts/decimal';
 import type { AmendOrderBody, ClosePositionBody } from '../../api/contracts/trading';
@@ -36,10 +37,11 @@ export function useChartTradeLines(
   const mine = useMemo(() => (orders.data ?? []).filter((o) => o.symbol === market.symbol), [orders.data, market.symbol]);
   const position = useMemo(() => (positions.data ?? []).find((p) => p.symbol === market.symbol), [positions.data, market.symbol]);
   const closeFromChart = settings.allowPositionClose;
+  const managed = useManagedBracketIds(shown?.apiKeyId ?? null);
   // `version` makes a new array after a refused drag, so the engine redraws the line where it was.
   const lines = useMemo(
-    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart }) : []),
-    [shown, mine, position, version, closeFromChart],
+    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart, managed }) : []),
+    [shown, mine, position, version, closeFromChart, managed],
   );
   const state = useRef({ mine, position });
   state.current = { mine, position };

@@ -22,3 +22,6 @@ export function pnlPercent(pnl: string, margin: string): string {
 }
 
 export const MASK = '••••';
+
+/** On the order rows and chart lines of a bracket the server manages (FF_ENABLE_SEMI_AUTO). */
+export const MANAGED_NOTE = 'managed by server';

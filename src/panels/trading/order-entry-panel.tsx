@@ -13,6 +13,8 @@ import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } f
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
 import { AccountGate } from './account-bar';
+import { MANAGED_DRAFT_OFF, ManagedBracketFields, managedOf, type ManagedDraft } from './managed-bracket-fields';
+import { toastError } from '../../ui/toast';
 import { show } from './format';
 import { isNumberText, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, type EntryTerms } from './order-math';
 import { useTradingAccount } from './use-trading-account';
@@ -47,6 +49,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const { tickers } = useMarketTickers(s.exchangeName as ExchangeId);
   const last = tickers.get(s.tradingPair)?.lastPrice;
   const ladderOn = useFeatureFlag('FF_LADDER_ORDERS');
+  const semiAuto = useFeatureFlag('FF_ENABLE_SEMI_AUTO');
   const types = TYPES.filter((t) => t.value !== 'ladder-order' || ladderOn);
   const type = (types.some((t) => t.value === s.orderType) ? s.orderType : 'bracket-order') as OrderEntryType;
   const terms: EntryTerms = {
@@ -75,6 +78,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const [ladderCount, setLadderCount] = useState(5);
   const [ladderDistribution, setLadderDistribution] = useState<'linear' | 'weighted'>('linear');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [managedDraft, setManagedDraft] = useState<ManagedDraft>(MANAGED_DRAFT_OFF);
 
   // A limit order prepared on the chart (Shift+click with trading from the chart on).
   const draft = useSnapshot(orderDraft);
@@ -132,6 +136,10 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
       targets.forEach((t, i) => {
         if (!isNumberText(t.price)) problems[`takeProfits.${i}.price`] = 'Enter a price';
       });
+      if (semiAuto && account.key?.serverCustody) {
+        const m = managedOf(managedDraft);
+        if (m.problem) problems.managed = m.problem;
+      }
     } else if (ladder) {
       if (!isNumberText(price)) problems.price = 'Enter the first price';
       if (!isNumberText(ladderTo)) problems.to = 'Enter the last price';
@@ -145,14 +153,17 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
       if (ladder) {
         await placeL.mutateAsync({ symbol: s.tradingPair, side, qty: size, from: price, to: ladderTo, count: ladderCount, distribution: ladderDistribution, reduceOnly, postOnly });
       } else if (bracket) {
-        await placeB.mutateAsync({
+        const managed = semiAuto && account.key?.serverCustody ? managedOf(managedDraft).managed : null;
+        const result = await placeB.mutateAsync({
           symbol: s.tradingPair,
           side,
           qty: size,
           entry: entryKind === 'LIMIT' ? { type: 'LIMIT', price } : { type: 'MARKET' },
           stopLoss: { triggerPrice: stop },
           takeProfits: targets.map((t) => ({ price: t.price, qtyPercent: t.percent })),
+          ...(managed ? { managed } : {}),
         });
+        if (managed && !result.managed) toastError('The bracket is placed, but the server could not take over its management: manage it yourself');
       } else {
         const apiType = API_TYPE[type as keyof typeof API_TYPE];
         await place.mutateAsync({
@@ -267,6 +278,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
             </Group>
           ))}
           {errors.takeProfits ? <Text size="xs" c="red">{errors.takeProfits}</Text> : null}
+          {semiAuto && account.key ? <ManagedBracketFields apiKey={account.key} value={managedDraft} onChange={setManagedDraft} error={errors.managed} /> : null}
           <Group gap={4}>
             <Button size="compact-xs" variant="default" disabled={targets.length >= 5} onClick={() => setTargets((list) => [...list.map((x) => ({ ...x, percent: Math.floor(100 / (list.length + 1)) })), { price: '', percent: 100 - Math.floor(100 / (list.length + 1)) * list.length }])}>
               Add take-profit

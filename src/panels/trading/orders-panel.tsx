@@ -1,8 +1,9 @@
-import { Button, Group, Table, Tabs, Text } from '@mantine/core';
+import { Badge, Button, Group, Table, Tabs, Text } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { dec, str } from '../../api/contracts/decimal';
 import type { AmendOrderBody, Order } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
+import { useManagedBracketIds } from '../../api/trade/managed';
 import { amendOrder, cancelAllOrders, cancelOrder, executeOrder, useOpenOrders, useTradeAction } from '../../api/trade/trade-api';
 import { AmendPopover } from './amend-popover';
 import { OrderHistory } from './order-history';
@@ -10,7 +11,7 @@ import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from './account-bar';
 import { ConfirmButton } from './confirm-button';
-import { show } from './format';
+import { MANAGED_NOTE, show } from './format';
 import { useTradingAccount } from './use-trading-account';
 
 const TYPE_LABEL: Record<Order['type'], string> = {
@@ -57,6 +58,7 @@ export function OrdersPanel(_props: PanelProps) {
 function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount> }) {
   const s = useSnapshot(userSettings);
   const orders = useOpenOrders(account.tradeKey);
+  const managed = useManagedBracketIds(account.tradeKey?.apiKeyId ?? null);
   const cancel = useTradeAction(account.tradeKey, (k, id: string) => cancelOrder(k, id), 'Unable to cancel the order');
   const amend = useTradeAction(account.tradeKey, (k, a: { id: string; body: AmendOrderBody }) => amendOrder(k, a.id, a.body), 'Unable to change the order');
   const execute = useTradeAction(account.tradeKey, (k, id: string) => executeOrder(k, id), 'Unable to execute the order');
@@ -94,7 +96,14 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
                 <Table.Td>{show(o.qty)}</Table.Td>
                 <Table.Td>{show(o.filledQty)}</Table.Td>
                 <Table.Td>{o.reduceOnly ? 'Yes' : ''}</Table.Td>
-                <Table.Td>{o.role ?? ''}</Table.Td>
+                <Table.Td>
+                  {o.role ?? ''}
+                  {o.bracketId && managed.has(o.bracketId) ? (
+                    <Badge ml={4} size="xs" variant="light" color="grape" data-testid="managed-badge">
+                      {MANAGED_NOTE}
+                    </Badge>
+                  ) : null}
+                </Table.Td>
                 <Table.Td>{age(o.createdAt, now)}</Table.Td>
                 <Table.Td>
                   {o.status === 'TEMPORARY' ? null : (

@@ -36,13 +36,24 @@ const order = (id: string, symbol: string): Order => ({ id, clientOrderId: null,
 
 let calls: string[];
 let posted: unknown[];
+let custody: boolean;
+let managedList: unknown[];
 let flags: Record<string, boolean>;
 const originalAdapter = http.defaults.adapter;
 const ok = (config: InternalAxiosRequestConfig, data: unknown) => ({ data, status: 200, statusText: 'OK', headers: {}, config });
 const adapter: AxiosAdapter = async (config) => {
   calls.push(`${config.method} ${config.url} ${String(config.headers?.['X-Key-Password'] ?? '')}`);
   const base = `/v1/trade/${KEY.id}`;
-  if (config.url === '/v1/api-keys') return ok(config, [KEY]);
+  if (config.url === '/v1/api-keys') return ok(config, [{ ...KEY, serverCustody: custody }]);
+  if (config.url === `/v1/api-keys/${KEY.id}/server-custody`) {
+    custody = config.method === 'put';
+    return ok(config, { ...KEY, serverCustody: custody });
+  }
+  if (config.url === `${base}/managed`) return ok(config, managedList);
+  if (config.url === `${base}/brackets` && config.method === 'post') {
+    posted.push(JSON.parse(String(config.data)));
+    return ok(config, { bracketId: 'BKaaaaaaaaaaaaaaaaaa', orders: [], managed: true });
+  }
   if (config.url?.startsWith('/v1/feature-flags')) return ok(config, flags);
   if (config.url === '/v1/users/settings') return ok(config, { riskOptions: [0.5, 1], stopLossOptions: [1, 2] });
   if (config.url === `/v1/trade/${KEY.id}/ladders` && config.method === 'post') {
@@ -75,6 +86,8 @@ beforeEach(() => {
   calls = [];
   posted = [];
   flags = {};
+  custody = false;
+  managedList = [];
   http.defaults.adapter = adapter;
   apiClient.setTokens({ accessToken: 'access', refreshToken: 'refresh' });
   Object.assign(userSettings, defaultUserSettings(), { exchangeName: 'binance', tradingPair: 'BTCUSDT', apiKeyId: KEY.id, apiKeyPasswords: { [KEY.id]: 'key-pass-1' } });
@@ -164,5 +177,61 @@ describe('trading panels', () => {
     fireEvent.change(within(entry).getByLabelText(/^Size/), { target: { value: '0.05' } });
     fireEvent.click(within(entry).getByTestId('place-order'));
     await waitFor(() => expect(posted).toEqual([{ symbol: 'BTCUSDT', side: 'BUY', qty: '0.05', from: '60000', to: '59000', count: 5, distribution: 'linear', reduceOnly: false, postOnly: false }]));
+  });
+
+  it('Order entry: "managed by server" (FF_ENABLE_SEMI_AUTO) is explained and off until the key is allowed; then the bracket carries it', async () => {
+    flags = { FF_ENABLE_SEMI_AUTO: true };
+    Object.assign(userSettings, { orderType: 'bracket-order', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    renderPanel(OrderEntryPanel);
+    const box = await screen.findByTestId('managed-bracket');
+    const breakEven = within(box).getByLabelText('Move the stop to break-even when take-profit 1 fills');
+    expect(breakEven).toBeDisabled();
+    expect(box).toHaveTextContent('It needs your permission to keep this key');
+    fireEvent.click(within(box).getByRole('button', { name: 'Allow for Main…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Let the server manage brackets with this key?' });
+    expect(dialog).toHaveTextContent('deleted when the last one ends or when you turn this off');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Allow' }));
+    await waitFor(() => expect(calls).toContain(`put /v1/api-keys/${KEY.id}/server-custody `));
+    await waitFor(() => expect(within(screen.getByTestId('managed-bracket')).getByLabelText('Move the stop to break-even when take-profit 1 fills')).toBeEnabled());
+
+    const entry = screen.getByTestId('order-entry');
+    fireEvent.click(within(entry).getByText('Limit entry'));
+    fireEvent.change(within(entry).getByLabelText('Entry price'), { target: { value: '60000' } });
+    fireEvent.change(within(entry).getByLabelText('Stop-loss'), { target: { value: '59000' } });
+    fireEvent.click(within(entry).getByText('Size'));
+    fireEvent.change(within(entry).getByRole('textbox', { name: /^Size/ }), { target: { value: '0.01' } });
+    fireEvent.change(within(entry).getByLabelText('Take-profit 1'), { target: { value: '62000' } });
+    const managedBox = screen.getByTestId('managed-bracket');
+    fireEvent.click(within(managedBox).getByLabelText('Move the stop to break-even when take-profit 1 fills'));
+    fireEvent.click(within(managedBox).getByLabelText('Trail the stop by'));
+    // A trail without a distance says so at the field and sends nothing.
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    expect(await within(managedBox).findByText('Enter the trailing distance')).toBeInTheDocument();
+    expect(posted).toEqual([]);
+    fireEvent.change(within(managedBox).getByLabelText('Trailing distance'), { target: { value: '1.5' } });
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toMatchObject({
+      symbol: 'BTCUSDT',
+      side: 'BUY',
+      qty: '0.01',
+      entry: { type: 'LIMIT', price: '60000' },
+      stopLoss: { triggerPrice: '59000' },
+      managed: { breakEven: true, trail: { mode: 'percent', value: '1.5' }, cancelOnClose: false },
+    });
+  });
+
+  it('Orders: the rows of a bracket the server manages say so', async () => {
+    flags = { FF_ENABLE_SEMI_AUTO: true };
+    managedList = [{ bracketId: 'BKbbbbbbbbbbbbbbbbbb', symbol: 'BTCUSDT', side: 'BUY', options: { breakEven: true, trail: null, cancelOnClose: true }, state: 'running', breakEvenDone: false, message: null, createdAt: '2026-01-01T00:00:00.000Z' }];
+    const base = `/v1/trade/${KEY.id}`;
+    const managedOrder: Order = { ...order('o3', 'BTCUSDT'), type: 'STOP_MARKET', side: 'SELL', clientOrderId: 'BKbbbbbbbbbbbbbbbbbbS', bracketId: 'BKbbbbbbbbbbbbbbbbbb', role: 'stop-loss', triggerPrice: '59000', price: null };
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => (config.url === `${base}/orders` && config.method === 'get' ? ok(config, [order('o1', 'BTCUSDT'), managedOrder]) : inner(config));
+    renderPanel(OrdersPanel);
+    const table = await screen.findByTestId('orders-table');
+    await waitFor(() => expect(within(table).getAllByTestId('managed-badge')).toHaveLength(1));
+    const rows = within(table).getAllByRole('row');
+    expect(rows.find((r) => r.textContent?.includes('59000'))).toHaveTextContent('managed by server');
   });
 });

@@ -1,0 +1,71 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { z } from 'zod';
+import { apiKeysQueryKey } from '../api-keys/list-api-keys';
+import { http } from '../client';
+import { apiKeySchema, type ApiKey } from '../contracts/api-keys';
+import { activityEntrySchema, managedBracketInfoSchema, type ActivityEntry, type ManagedBracketInfo } from '../contracts/trading';
+import { useFeatureFlag } from '../feature-flags/get-feature-flag-map';
+
+/**
+ * Server-managed brackets (FF_ENABLE_SEMI_AUTO, issue 13): which brackets of a key the server
+ * manages, the key's consent to it, and the log of what the server did.
+ */
+
+export const managedQueryKey = (apiKeyId: string) => ['trade', apiKeyId, 'managed'] as const;
+export const activityQueryKey = ['activity'] as const;
+
+/** `GET /v1/trade/{apiKeyId}/managed`: running ones first. */
+export async function listManagedBrackets(apiKeyId: string): Promise<ManagedBracketInfo[]> {
+  const { data } = await http.get<unknown>(`/v1/trade/${encodeURIComponent(apiKeyId)}/managed`);
+  return z.array(managedBracketInfoSchema).parse(data);
+}
+
+/** The key's managed brackets (refreshed every 5 s: the server changes them with no tab involved). */
+export function useManagedBrackets(apiKeyId: string | null) {
+  const on = useFeatureFlag('FF_ENABLE_SEMI_AUTO');
+  return useQuery({
+    queryKey: managedQueryKey(apiKeyId ?? 'none'),
+    queryFn: () => listManagedBrackets(apiKeyId!),
+    enabled: on && apiKeyId !== null,
+    refetchInterval: 5000,
+    meta: { errorMessage: 'Unable to read the server-managed brackets' },
+  });
+}
+
+const NONE = new Set<string>();
+/** Bracket ids the server manages now on the key: order rows and chart lines say "managed by server". */
+export function useManagedBracketIds(apiKeyId: string | null): ReadonlySet<string> {
+  const { data } = useManagedBrackets(apiKeyId);
+  return useMemo(() => (data?.length ? new Set(data.filter((m) => m.state === 'running').map((m) => m.bracketId)) : NONE), [data]);
+}
+
+/** `PUT` / `DELETE /v1/api-keys/{id}/server-custody`. */
+export async function setServerCustody(apiKeyId: string, on: boolean): Promise<ApiKey> {
+  const url = `/v1/api-keys/${encodeURIComponent(apiKeyId)}/server-custody`;
+  const { data } = on ? await http.put<unknown>(url) : await http.delete<unknown>(url);
+  return apiKeySchema.parse(data);
+}
+
+export function useSetServerCustody() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ apiKeyId, on }: { apiKeyId: string; on: boolean }) => setServerCustody(apiKeyId, on),
+    onSuccess: (key) => {
+      queryClient.setQueryData<ApiKey[]>(apiKeysQueryKey, (list) => list?.map((k) => (k.id === key.id ? key : k)));
+      void queryClient.invalidateQueries({ queryKey: managedQueryKey(key.id) });
+      void queryClient.invalidateQueries({ queryKey: activityQueryKey });
+    },
+    meta: { errorMessage: 'Unable to change server management for this key' },
+  });
+}
+
+/** `GET /v1/notifications/activity`: what server-side jobs did, newest first. */
+export async function listActivity(): Promise<ActivityEntry[]> {
+  const { data } = await http.get<unknown>('/v1/notifications/activity');
+  return z.array(activityEntrySchema).parse(data);
+}
+
+export function useActivity(enabled: boolean) {
+  return useQuery({ queryKey: activityQueryKey, queryFn: listActivity, enabled, refetchInterval: enabled ? 5000 : false, meta: { errorMessage: 'Unable to read the activity log' } });
+}
