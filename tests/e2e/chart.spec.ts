@@ -276,6 +276,42 @@ test('alerts on the chart: set from the menu and with Alt+A, and a line dragged 
   });
 });
 
+test('an alert set on a horizontal line follows the line when the line is dragged', async ({ page }) => {
+  await withFlags(admin, { FF_ENABLE_ALERTS: true, FF_ENABLE_DRAWING_TOOL: true }, async () => {
+    const body = await openWorkstation(page, await signUpFreshUser('drawing-alerts'));
+    const x = (await panePoint(body, 0.5, 0.5)).x;
+    const live = await lastPrice(body);
+    const lineY = await yForPrice(page, body, live * 1.003, x);
+    await page.mouse.click(x, lineY, { button: 'right' });
+    await page.getByRole('menuitem', { name: /^Draw horizontal line at / }).click();
+    await expect(body).toHaveAttribute('data-drawings', '1');
+
+    // Select the line, then right-click: the menu offers an alert tied to it.
+    await page.mouse.click(x, lineY);
+    const created = page.waitForResponse((r) => r.url().endsWith('/v1/alerts') && r.request().method() === 'POST');
+    await page.mouse.click(x - 60, lineY + 80, { button: 'right' });
+    await page.getByRole('menuitem', { name: 'Alert on this line' }).click();
+    const alert = (await (await created).json()) as { id: string; triggerPrice: number; initialPrice: number; drawingId: string | null };
+    expect(alert.drawingId).toBeTruthy();
+    expect(alert.triggerPrice).toBeGreaterThan(alert.initialPrice);
+    await expect(body).toHaveAttribute('data-alert-lines', '1');
+
+    // Drag the line higher: the alert moves with it (and still follows it).
+    const toY = await yForPrice(page, body, live * 1.006, x);
+    const moved = page.waitForResponse((r) => r.url().endsWith(`/v1/alerts/${alert.id}`) && r.request().method() === 'PATCH');
+    const saved = page.waitForResponse((r) => r.url().endsWith('/v1/users/settings') && r.request().method() === 'PATCH');
+    await page.mouse.move(x, lineY);
+    await page.mouse.down();
+    await page.mouse.move(x, toY, { steps: 10 });
+    await page.mouse.up();
+    const patched = (await (await moved).json()) as { triggerPrice: number; drawingId: string | null; status: string };
+    expect(patched.triggerPrice).toBeGreaterThan(alert.triggerPrice);
+    expect(patched).toMatchObject({ drawingId: alert.drawingId, status: 'active' });
+    const stored = (await (await saved).json()) as { horizontalLines: Record<string, Array<{ id: string; price: number }>> };
+    expect(stored.horizontalLines.binance?.find((l) => l.id === alert.drawingId)?.price).toBe(patched.triggerPrice);
+  });
+});
+
 test('a chart popped out into its own window keeps streaming there', async ({ page }) => {
   await openWorkstation(page, await signUpFreshUser('chart-popout'));
   const tabset = page.locator('.flexlayout__tabset_container, .flexlayout__tabset', { has: page.getByRole('tab', { name: 'Chart', exact: true }) }).last();

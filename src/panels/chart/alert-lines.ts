@@ -4,6 +4,7 @@ import type { PriceLine } from '../../engine';
 /**
  * Alerts on the chart: every active alert of the chart's pair is a draggable line at its trigger
  * price (all charts of that pair show it); dropping the line moves the trigger (`PATCH /v1/alerts/{id}`).
+ * An alert tied to a drawing (`drawing-alerts.ts`) follows the drawing instead and is not dragged itself.
  */
 
 const PREFIX = 'alert:';
@@ -16,8 +17,9 @@ export function alertLines(alerts: readonly Alert[]): PriceLine[] {
       id: `${PREFIX}${a.id}`,
       kind: 'alert' as const,
       price: a.triggerPrice,
-      draggable: true,
-      ...(a.note ? { label: `Alert · ${a.note}` } : {}),
+      // An alert tied to a drawing moves with the drawing (drag that instead).
+      draggable: !a.drawingId,
+      ...(a.note ? { label: `Alert · ${a.note}` } : a.drawingId ? { label: 'Alert · on drawing' } : {}),
     }));
 }
 

@@ -18,13 +18,16 @@ export interface ChartContextMenuProps {
   /** Absent when drawing is turned off. */
   onAddLine?: () => void;
   onResetView: () => void;
+  /** With a line or rectangle selected: alerts tied to it ("Alert on this line", "…top edge"). */
+  drawingAlerts?: Array<{ label: string; onClick: () => void }>;
 }
 
 /**
  * The chart's right-click menu, opened at the pointer: set an alert or draw a horizontal line at the
- * price under it (the same price the crosshair shows), or reset the view.
+ * price under it (the same price the crosshair shows), set an alert that follows the selected
+ * drawing, or reset the view.
  */
-export function ChartContextMenu({ at, priceLabel, onClose, onAddAlert, onAddLine, onResetView }: ChartContextMenuProps) {
+export function ChartContextMenu({ at, priceLabel, onClose, onAddAlert, onAddLine, onResetView, drawingAlerts = [] }: ChartContextMenuProps) {
   const hasPrice = at?.price != null;
   return (
     <Menu opened={at !== null} onChange={(open) => !open && onClose()} position="bottom-start" offset={2} shadow="md" withinPortal>
@@ -37,6 +40,11 @@ export function ChartContextMenu({ at, priceLabel, onClose, onAddAlert, onAddLin
             Add alert at {priceLabel}
           </Menu.Item>
         ) : null}
+        {drawingAlerts.map((d) => (
+          <Menu.Item key={d.label} leftSection={<IconBellPlus size={14} />} onClick={d.onClick}>
+            {d.label}
+          </Menu.Item>
+        ))}
         {onAddLine && hasPrice ? (
           <Menu.Item leftSection={<IconMinus size={14} />} onClick={onAddLine}>
             Draw horizontal line at {priceLabel}

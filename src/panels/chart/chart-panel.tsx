@@ -5,13 +5,14 @@ import { EXCHANGE_DISPLAY_NAMES } from '../../api/contracts/common';
 import { useInstrument } from '../../api/exchanges/get-exchange-info';
 import { useFeatureFlagMap } from '../../api/feature-flags/get-feature-flag-map';
 import { useUpdateServerSettings } from '../../api/settings/update-server-settings';
-import type { ChartOptions, CrosshairInfo } from '../../engine';
+import type { ChartOptions, CrosshairInfo, Drawing } from '../../engine';
 import { newIndicator, type ChartIndicator } from '../../state/chart-indicators';
 import { addChartIndicator, chartLinks, removeChartIndicator, setActiveChart, updateChartIndicator } from '../../state/chart-links';
 import { drawingSettings } from '../../state/drawing-settings';
 import { userSettings } from '../../state/user-settings';
 import { ChartHeader } from '../shared/chart-header';
 import type { PanelProps } from '../shared/panel-props';
+import { alertTargets } from './drawing-alerts';
 import { ChartContextMenu, type ContextMenuPoint } from './chart-context-menu';
 import { commitDrawingPatch } from './drawing-records';
 import { DrawingToolbar } from './drawing-toolbar';
@@ -144,11 +145,18 @@ export function ChartPanel({ node }: PanelProps) {
   }, [engine, node]);
 
   const [menu, setMenu] = useState<ContextMenuPoint | null>(null);
-  const onContextMenu = useCallback((e: ReactMouseEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    const box = e.currentTarget.getBoundingClientRect();
-    setMenu({ x: e.clientX - box.left, y: e.clientY - box.top, price: crosshair.current?.price ?? null });
-  }, []);
+  // The drawing selected when the menu opened: an alert can be tied to it (it then follows the drawing).
+  const [menuDrawing, setMenuDrawing] = useState<Drawing | null>(null);
+  const onContextMenu = useCallback(
+    (e: ReactMouseEvent<HTMLDivElement>) => {
+      e.preventDefault();
+      const box = e.currentTarget.getBoundingClientRect();
+      const selected = engine?.getSelectedDrawingId() ?? null;
+      setMenuDrawing(selected ? (engine?.getDrawings().find((d) => d.id === selected) ?? null) : null);
+      setMenu({ x: e.clientX - box.left, y: e.clientY - box.top, price: crosshair.current?.price ?? null });
+    },
+    [engine],
+  );
   // SPEC tradeMode: Shift+click prepares a limit order at that price in Order entry (buy below the last price, sell above).
   const onClickCapture = useCallback((e: ReactMouseEvent<HTMLDivElement>) => {
     if (!e.shiftKey || !userSettings.tradeMode) return;
@@ -229,6 +237,7 @@ export function ChartPanel({ node }: PanelProps) {
             onClose={() => setMenu(null)}
             onAddAlert={alertsOn ? () => menu?.price != null && createAt(menu.price) : undefined}
             onAddLine={drawingOn ? () => menu?.price != null && addLineAt(menu.price) : undefined}
+            drawingAlerts={alertsOn && menuDrawing ? alertTargets(menuDrawing).map((t) => ({ label: t.label, onClick: () => createAt(t.price, t.link) })) : []}
             onResetView={() => engine?.resetView()}
           />
         </Box>

@@ -6,14 +6,18 @@ import type { Alert } from '../../api/contracts/alerts';
 import type { ChartEngine, PriceLine } from '../../engine';
 import { toastError } from '../../ui/toast';
 import { alertIdOfLine, alertLines, moveAlertPrices } from './alert-lines';
+import { alertsOfDrawing, alertsToFollow } from './drawing-alerts';
 import type { Market } from './drawing-records';
 
 const NO_LINES: readonly PriceLine[] = [];
 const NO_ALERTS: readonly Alert[] = [];
 
 export interface ChartAlerts {
-  /** Creates an alert at `price` (the live price is its initial price). False when it cannot yet. */
-  createAt: (price: number) => boolean;
+  /**
+   * Creates an alert at `price` (the live price is its initial price), tied to a drawing when
+   * `drawingId` is given (it then follows the drawing). False when it cannot yet.
+   */
+  createAt: (price: number, drawingId?: string) => boolean;
   /** Alert lines on the chart. */
   lineCount: number;
 }
@@ -60,9 +64,28 @@ export function useChartAlerts(
     });
   }, [engine, update, livePrice, tickSize]);
 
+  // Alerts tied to a drawing follow it when it moves; a deleted drawing leaves its alerts where they are, untied.
+  useEffect(() => {
+    if (!engine) return;
+    const offMoved = engine.on('drawingCommitted', ({ drawing, created }) => {
+      if (created) return;
+      for (const { alert, price } of alertsToFollow(alertsRef.current, drawing)) {
+        const move = moveAlertPrices(alert, price, livePrice.current, tickSize.current);
+        if (move) update({ id: alert.id, triggerPrice: move.triggerPrice, initialPrice: move.initialPrice });
+      }
+    });
+    const offDeleted = engine.on('drawingDeleted', ({ id }) => {
+      for (const alert of alertsOfDrawing(alertsRef.current, id)) update({ id: alert.id, drawingId: null });
+    });
+    return () => {
+      offMoved();
+      offDeleted();
+    };
+  }, [engine, update, livePrice, tickSize]);
+
   const { exchange, symbol } = market;
   const createAt = useCallback(
-    (price: number): boolean => {
+    (price: number, drawingId?: string): boolean => {
       const live = livePrice.current;
       if (!enabled) return false;
       if (live === undefined) {
@@ -70,7 +93,11 @@ export function useChartAlerts(
         return false;
       }
       if (!(price > 0)) return false;
-      create({ exchange, symbol, initialPrice: live, triggerPrice: price });
+      if (price === live) {
+        toastError(`${symbol} trades at that price now: set the alert above or below it`);
+        return false;
+      }
+      create({ exchange, symbol, initialPrice: live, triggerPrice: price, ...(drawingId ? { drawingId } : {}) });
       return true;
     },
     [enabled, exchange, symbol, create, livePrice],
