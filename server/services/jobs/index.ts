@@ -71,6 +71,7 @@ export function registerJobs(app: FastifyInstance, deps: JobsDeps): Jobs | null 
       connectors: deps.connectors,
       instruments: (exchange, testnet) => deps.instruments(exchange, testnet),
       secret: app.config.SERVER_SECRET,
+      feed,
       pollMs: t.bracketPollMs,
       log: app.log,
       beforeAction: t.beforeBracketAction,

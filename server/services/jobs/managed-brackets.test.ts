@@ -223,6 +223,42 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     expect(consent.body.includes(secret) || placed.body.includes(secret)).toBe(false);
   });
 
+  it('bybit: a trailing stop (1 %) follows the price up once in profit and never moves back down', async () => {
+    const v = VENUES[1]!;
+    clock.set(T0 + 10 * 86_400_000);
+    const { app, client } = apps[0] ? { app: apps[0], client: new TestClient(apps[0], testConfig().JWT_SECRET ?? '') } : await instance('A');
+    const { key } = await setUp(client, v);
+    const base = `/v1/trade/${key.id}`;
+    await client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token });
+    const price = await last(app, v);
+    const body = { ...bracketBody(v, price, { breakEven: false, trail: { mode: 'percent', value: '1' }, cancelOnClose: false }), takeProfits: [{ price: onTick(price * 1.5, v.tick, 'ceil'), qtyPercent: 100 }] };
+    const placed = await call(client, 'POST', `${base}/brackets`, body);
+    expect(placed.statusCode, placed.body).toBe(201);
+    const stopNow = async () => Number((await call(client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>().find((o) => o.role === 'stop-loss')?.triggerPrice);
+    const seen: number[] = [await stopNow()];
+    for (let i = 0; i < 40 && seen.filter((x, k) => k > 0 && x !== seen[k - 1]).length < 2; i++) {
+      clock.advance(20 * 60_000);
+      await wait(1100); // the trail moves at most once a second
+      const now = await stopNow();
+      if (Number.isNaN(now)) {
+        // Stopped out by the trailed stop (that is the point of it): the position is gone.
+        expect((await call(client, 'GET', `${base}/positions?symbol=${v.symbol}`)).json<Position[]>()).toEqual([]);
+        break;
+      }
+      seen.push(now);
+    }
+    const moves = seen.filter((x, k) => k > 0 && x !== seen[k - 1]);
+    expect(moves.length, 'the stop trailed').toBeGreaterThanOrEqual(1);
+    // Never loosened, and each time 1 % under the price it followed (within a tick).
+    for (let k = 1; k < seen.length; k++) expect(seen[k]!).toBeGreaterThanOrEqual(seen[k - 1]!);
+    const activity = (await client.get('/v1/notifications/activity', { token })).json<ActivityEntry[]>().filter((e) => e.action === 'Trailed the stop');
+    expect(activity.length).toBe(moves.length);
+    const latest = activity[0]!;
+    const [, lastText, stopText] = /last ([\d.]+); stop moved to ([\d.]+)/.exec(latest.message) ?? [];
+    expect(Number(stopText)).toBeCloseTo(Number(lastText) * 0.99, 0);
+    expect(Number(stopText)).toBeGreaterThan(Number((body.stopLoss as { triggerPrice: string }).triggerPrice));
+  }, 90_000);
+
   it('binance: the holder killed -9 just before its amend; the other instance moves the stop once', async () => {
     const v = VENUES[0]!;
     clock.set(T0 + 3 * 86_400_000);

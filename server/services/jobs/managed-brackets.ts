@@ -14,6 +14,7 @@ import { API_KEY_NOT_FOUND } from '../api-keys';
 import { addNotification } from '../notifications';
 import { tradingInstrument, type TradingConnectors } from '../trading/connect';
 import { legId, tagOrder } from '../trading/ids';
+import type { MarketFeed } from './market-feed';
 import type { JobContext, JobHandler, JobRunnerLog } from './runner';
 
 /**
@@ -193,6 +194,8 @@ export interface BracketJobOptions {
   connectors: TradingConnectors;
   instruments: (exchange: ExchangeId, testnet: boolean) => Promise<Instrument[]>;
   secret: string | undefined;
+  /** The shared mainnet ticker streams (prices for break-even and trailing without a request per job). */
+  feed?: MarketFeed;
   /** How often the bracket is read from the exchange (default 400 ms: a fill is acted on within 1 s). */
   pollMs?: number;
   log?: JobRunnerLog;
@@ -246,6 +249,22 @@ export function bracketJobHandler(opts: BracketJobOptions): JobHandler {
       const inst = list.find((i) => i.symbol === p.symbol);
       if (!inst) return end('failed', `${p.symbol} is no longer listed on ${p.exchange}`);
       const conn: TradingConnector = opts.connectors.connect(key, creds, list);
+      // The last price from the exchange's shared ticker stream (mainnet); REST until it has one, and on testnets.
+      let streamed: { price: number; at: number } | null = null;
+      const unwatch =
+        opts.feed && p.network === 'MAINNET'
+          ? opts.feed.watch(p.exchange, {
+              onPrices: (ticks) => {
+                for (const t of ticks) if (t.symbol === inst.symbol) streamed = { price: t.price, at: Date.now() };
+              },
+            })
+          : () => undefined;
+      const lastPrice = async () => {
+        const s = streamed as { price: number; at: number } | null;
+        if (!s || Date.now() - s.at >= 5000) return dec(await conn.lastPrice(inst));
+        const text = String(s.price);
+        return dec(text.includes('e') ? s.price.toFixed(18) : text);
+      };
       const long = p.side === 'BUY';
       const tick = dec(inst.tickSize);
       let failures = 0;
@@ -289,6 +308,7 @@ export function bracketJobHandler(opts: BracketJobOptions): JobHandler {
         return result;
       };
 
+      try {
       while (!ctx.signal.aborted) {
         try {
           const open = (await conn.openOrders(inst)).map(tagOrder).filter((o) => o.bracketId === p.bracketId);
@@ -327,6 +347,7 @@ export function bracketJobHandler(opts: BracketJobOptions): JobHandler {
               const tp1 = await conn.orderByClientId(inst, legId(p.bracketId, 'T1'), true);
               if (tp1 && (tp1.status === 'FILLED' || (tp1.status !== 'NEW' && !isZero(dec(tp1.filledQty))))) {
                 const be = str(roundToStep(dec(pos.breakEvenPrice), tick, long ? 'up' : 'down'));
+                // The exchange's own last price: the stop must be valid there (the stream may lag a tick).
                 const now = dec(await conn.lastPrice(inst));
                 // A stop beyond the price now would fire at once (the exchange refuses it): wait for the price.
                 if (long ? cmp(dec(be), now) >= 0 : cmp(dec(be), now) <= 0) {
@@ -348,7 +369,7 @@ export function bracketJobHandler(opts: BracketJobOptions): JobHandler {
             }
             // Trailing once in profit: never loosens the stop.
             if (p.options.trail && stops[0]?.triggerPrice && Date.now() - lastTrailAt >= 1000) {
-              const last = dec(await conn.lastPrice(inst));
+              const last = await lastPrice();
               const inProfit = long ? cmp(last, dec(pos.entryPrice)) > 0 : cmp(last, dec(pos.entryPrice)) < 0;
               if (inProfit) {
                 const dist = p.options.trail.mode === 'percent' ? div(mul(last, dec(p.options.trail.value)), dec(100)) : dec(p.options.trail.value);
@@ -381,6 +402,9 @@ export function bracketJobHandler(opts: BracketJobOptions): JobHandler {
           }
         }
         await sleep(pollMs * (failures > 0 ? Math.min(8, 2 ** failures) : 1), ctx.signal);
+      }
+      } finally {
+        unwatch();
       }
     },
   };
