@@ -126,8 +126,8 @@ async function minuteBars(app: FastifyInstance, from: number, n: number): Promis
 }
 
 describe.each(TEST_DRIVERS)('price alerts evaluated by the server on %s (simulator, no browser)', (driver: TestDriver) => {
-  // Minute-aligned, ahead of the wall clock (the notifications' own times stay real).
-  const t0 = Math.ceil((Date.now() + 10 * 60_000) / 60_000) * 60_000;
+  // A fixed market time (the seeded path is the same on every run); alerts are set at market times.
+  const t0 = Date.UTC(2026, 5, 1, 12, 0, 0);
   const clock: Clock = manualClock(t0);
   const mailer = new RecordingMailer();
   const handles: DatabaseHandle[] = [];
