@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { WRONG_KEY_PASSWORD, type ApiKey, type CreateApiKeyBody, type SimCredentials, type SimCredentialsBody } from '../../src/api/contracts/api-keys';
 import type { Db } from '../db/client';
 import { apiKeys, type ApiKeyRow } from '../db/schema-api-keys';
+import { jobs } from '../db/schema-jobs';
 import type { ExchangeCredentials } from '../exchanges/transport';
 import { HttpError, notFound } from '../lib/http-error';
 import { maskKey, open, seal, WrongPasswordError } from '../lib/secret-box';
@@ -99,13 +100,20 @@ export async function renameApiKey(db: Db, ownerId: string, id: string, name: st
   return row;
 }
 
-/** Deletes the key and, with it, the transactions recorded on it. */
+/**
+ * Deletes the key and, with it, the transactions recorded on it and its sealed credentials; the
+ * brackets the server managed with it stop at once (their runs lose their lease; orders stay).
+ */
 export async function deleteApiKey(db: Db, ownerId: string, id: string): Promise<void> {
   const deleted = await db
     .delete(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId)))
     .returning({ id: apiKeys.id });
   if (!deleted.length) throw notFound(API_KEY_NOT_FOUND);
+  await db
+    .update(jobs)
+    .set({ state: 'failed', lastError: 'The API key was deleted: the orders stay as they are', leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
+    .where(and(eq(jobs.kind, 'bracket'), eq(jobs.state, 'pending'), sql`${jobs.payload} ->> 'apiKeyId' = ${id}`));
 }
 
 /**

@@ -326,5 +326,15 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(0);
     expect((await db.select().from(jobs).where(eq(jobs.key, `bracket:${b.bracketId}`)))[0]).toMatchObject({ state: 'failed', lastError: expect.stringContaining('turned off') });
     expect((await call(bInst.client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>().length).toBeGreaterThan(0);
+
+    // Deleting the key stops its managed brackets too, and the sealed copy goes with the key.
+    await bInst.client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token });
+    const again = await call(bInst.client, 'POST', `${base}/brackets`, bracketBody(v, await last(bInst.app, v), { breakEven: false, trail: null, cancelOnClose: true }));
+    const second = again.json<BracketResult>();
+    expect(second.managed).toBe(true);
+    expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(1);
+    expect((await bInst.client.delete(`/v1/api-keys/${key.id}`, { token })).statusCode).toBe(204);
+    expect((await db.select().from(jobs).where(eq(jobs.key, `bracket:${second.bracketId}`)))[0]).toMatchObject({ state: 'failed', lastError: expect.stringContaining('deleted') });
+    expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(0);
   });
 });
