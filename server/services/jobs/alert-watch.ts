@@ -9,7 +9,7 @@ import { ALERT_JOB_KIND, ensureAlertJob, fireAlert } from '../alerts';
 import type { FetchLike, RestBase } from '../exchange-info';
 import { barsSince } from './candles';
 import type { MarketFeed, PriceTick } from './market-feed';
-import type { JobContext, JobHandler, JobRunnerLog } from './runner';
+import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
 
 /**
  * Price alerts evaluated by the server (issue 13, DESIGN §3.6): one job per exchange
@@ -53,17 +53,6 @@ export interface AlertWatchOptions {
 const crossed = (a: Pick<Watched, 'initialPrice' | 'triggerPrice'>, price: number) =>
   a.initialPrice < a.triggerPrice ? price >= a.triggerPrice : a.initialPrice > a.triggerPrice ? price <= a.triggerPrice : price === a.triggerPrice;
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 export function alertWatchHandler(opts: AlertWatchOptions): JobHandler {
   const refreshMs = opts.refreshMs ?? 1000;

@@ -15,7 +15,7 @@ import { addNotification } from '../notifications';
 import { tradingInstrument, type TradingConnectors } from '../trading/connect';
 import { legId, tagOrder } from '../trading/ids';
 import type { MarketFeed } from './market-feed';
-import type { JobContext, JobHandler, JobRunnerLog } from './runner';
+import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
 
 /**
  * Semi-auto brackets (FF_ENABLE_SEMI_AUTO, issue 13, DESIGN §3.6): a bracket the server manages
@@ -203,17 +203,6 @@ export interface BracketJobOptions {
   beforeAction?: (action: string, ctx: JobContext) => Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /** Break-even is beyond the price now: nothing is wrong, the round just ends early. */
 class WaitForPrice extends Error {}

@@ -71,6 +71,19 @@ interface Held {
   done: Promise<void>;
 }
 
+/** Waits `ms`, or less when `signal` aborts first (a job's pause between rounds). */
+export const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+
 const leaseUntil = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
 
 export class JobRunner {
