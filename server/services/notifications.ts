@@ -71,7 +71,7 @@ export async function listNotifications(db: Db, userId: string, limit = 30): Pro
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .limit(limit);
-  return { items: rows.map(toNotificationDto), unread: await unreadCount(db, userId) };
+  return { items: rows.map(toNotificationDto), unread: await unreadCount(db, userId), now: new Date().toISOString() };
 }
 
 export async function markNotificationsRead(db: Db, userId: string, body: MarkNotificationsReadBody): Promise<{ unread: number }> {

@@ -34,6 +34,8 @@ export const listNotificationsQuerySchema = z
 export const notificationListSchema = z.object({
   items: z.array(notificationSchema),
   unread: z.number().int().nonnegative(),
+  /** The server's clock when it answered: how old each item is, whatever the device's clock says. */
+  now: z.iso.datetime(),
 });
 export type NotificationList = z.infer<typeof notificationListSchema>;
 

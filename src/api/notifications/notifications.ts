@@ -56,7 +56,7 @@ export function useMarkNotificationsRead() {
         const ids = body.ids ? new Set(body.ids) : null;
         const items = list.items.map((n) => (ids === null || ids.has(n.id) ? { ...n, read: true } : n));
         const newlyRead = list.items.filter((n) => !n.read && (ids === null || ids.has(n.id))).length;
-        return { items, unread: Math.max(0, list.unread - newlyRead) };
+        return { ...list, items, unread: Math.max(0, list.unread - newlyRead) };
       });
     },
     onSuccess: ({ unread }) => queryClient.setQueryData<NotificationList>(notificationsQueryKey, (list) => (list ? { ...list, unread } : list)),

@@ -41,7 +41,7 @@ export function installFakeApi(routes: Record<string, FakeRoute> = {}) {
     'GET /v1/feature-flags/json': () => ({ status: 200, data: FEATURE_FLAG_DEFAULTS }),
     'GET /v1/maintenance': () => ({ status: 200, data: { message: null } }),
     'GET /v1/users/me': () => ({ status: 200, data: TEST_USER }),
-    'GET /v1/notifications': () => ({ status: 200, data: { items: [], unread: 0 } }),
+    'GET /v1/notifications': () => ({ status: 200, data: { items: [], unread: 0, now: new Date().toISOString() } }),
     ...routes,
   };
   const adapter: AxiosAdapter = async (config) => {

@@ -115,7 +115,8 @@ describe('top bar (SPEC §2)', () => {
     };
     const old: Notification = { id: '00000000-0000-4000-8000-0000000000b1', kind: 'alert', title: 'Alert triggered: ETHUSDT', body: 'ETHUSDT on binance fell to 3,000', refId: null, alert: null, read: false, createdAt: '2026-11-25T10:00:00.000Z' };
     const fresh: Notification = { ...old, id: '00000000-0000-4000-8000-0000000000b2', title: 'Alert triggered: BTCUSDT', body: 'BTCUSDT on binance rose to 65,000 (last 65,010)', refId: alert.id, alert, createdAt: '2026-11-26T10:00:01.000Z' };
-    let list = { items: [old], unread: 1 };
+    const now = '2026-11-26T10:00:02.000Z';
+    let list = { items: [old], unread: 1, now };
     api = installFakeApi({
       'GET /v1/notifications': () => ({ status: 200, data: list }),
       'POST /v1/notifications/read': () => ({ status: 200, data: { unread: 0 } }),
@@ -127,7 +128,7 @@ describe('top bar (SPEC §2)', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(playAlertSound).not.toHaveBeenCalled();
 
-    list = { items: [fresh, old], unread: 2 };
+    list = { items: [fresh, old], unread: 2, now };
     await (await header()).findByRole('button', { name: 'Notifications: 2 unread' }, { timeout: 5000 });
     await waitFor(() => expect(playAlertSound).toHaveBeenCalledTimes(1));
     expect(await screen.findByText('BTCUSDT on binance rose to 65,000 (last 65,010)', { selector: '.mantine-Notification-description' })).toBeInTheDocument();
@@ -140,9 +141,38 @@ describe('top bar (SPEC §2)', () => {
     await user.click(dropdown.getByRole('button', { name: 'Mark all read' }));
     await waitFor(() => expect(api.calls.some((c) => c.url === '/v1/notifications/read')).toBe(true));
     expect(api.calls.find((c) => c.url === '/v1/notifications/read')?.body).toEqual({});
-    list = { items: [{ ...fresh, read: true }, { ...old, read: true }], unread: 0 };
+    list = { items: [{ ...fresh, read: true }, { ...old, read: true }], unread: 0, now };
     await (await header()).findByRole('button', { name: 'Notifications' }, { timeout: 5000 });
     // Seen once, rung once.
+    expect(playAlertSound).toHaveBeenCalledTimes(1);
+  });
+
+  it('an unread alert that fired seconds before the app opened still rings, once however many times the app opens', async () => {
+    vi.mocked(playAlertSound).mockClear();
+    const alert = {
+      id: '00000000-0000-4000-8000-0000000000ab',
+      exchange: 'binance' as const,
+      symbol: 'ETHUSDT',
+      initialPrice: 3000,
+      triggerPrice: 3100,
+      status: 'triggered' as const,
+      triggeredAt: '2026-11-26T10:00:00.000Z',
+      triggeredPrice: 3100.5,
+      note: null,
+      drawingId: null,
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+    };
+    const recent: Notification = { id: '00000000-0000-4000-8000-0000000000c1', kind: 'alert', title: 'Alert triggered: ETHUSDT', body: 'ETHUSDT on binance rose to 3,100', refId: alert.id, alert, read: false, createdAt: '2026-11-26T10:00:00.000Z' };
+    api = installFakeApi({ 'GET /v1/notifications': () => ({ status: 200, data: { items: [recent], unread: 1, now: '2026-11-26T10:00:05.000Z' } }) });
+    signInForTest();
+    const view = await renderApp(routes, '/settings/account');
+    await waitFor(() => expect(playAlertSound).toHaveBeenCalledTimes(1));
+    view.unmount();
+    // Opened again (a reload, another tab): the browser already rang for it.
+    await renderApp(routes, '/settings/account');
+    await (await header()).findByRole('button', { name: 'Notifications: 1 unread' });
+    await new Promise((r) => setTimeout(r, 200));
     expect(playAlertSound).toHaveBeenCalledTimes(1);
   });
 });

@@ -7,6 +7,8 @@ import { toastInfo } from '../../ui/toast';
 import { notifyAlertTriggered } from './notify-triggered';
 
 const RANG_PREFIX = 'ct_rang_';
+/** An unread notification this young when the app opens still rings (it fired while the tab was loading). */
+export const RECENT_MS = 30_000;
 /** A ring claim is kept this long: enough for every tab to have seen the notification. */
 const RANG_KEEP_MS = 24 * 3_600_000;
 
@@ -43,7 +45,8 @@ export async function claimRing(id: string): Promise<boolean> {
  * Rings for notifications that arrive while the app is open (issue 13: the server fires alerts, the
  * app no longer decides): for an alert, the cached alert list takes the server's copy at once and
  * one tab plays the chosen sound with the toast and the browser notification, as before; for a
- * job's action, a toast. What the first answer holds is old news and does not ring.
+ * job's action, a toast. What the first answer holds is old news and does not ring, unless it is
+ * unread and younger than `RECENT_MS`.
  */
 export function useAlertNotifications(list: NotificationList | undefined): void {
   const queryClient = useQueryClient();
@@ -51,8 +54,10 @@ export function useAlertNotifications(list: NotificationList | undefined): void 
   useEffect(() => {
     if (!list) return;
     if (seen.current === null) {
-      seen.current = new Set(list.items.map((n) => n.id));
-      return;
+      // What the first answer holds is old news — except an unread one of the last seconds (it fired
+      // while this tab was loading): that one rings, once in the browser (`claimRing`).
+      const now = Date.parse(list.now);
+      seen.current = new Set(list.items.filter((n) => n.read || now - Date.parse(n.createdAt) > RECENT_MS).map((n) => n.id));
     }
     const known = seen.current;
     const fresh = list.items.filter((n) => !known.has(n.id)).reverse(); // oldest first
