@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
-import { ApiClient, signInThroughUi, signUpFreshUser, withFlags, yForPrice, type Credentials } from './helpers';
+import { ApiClient, roomAround, signInThroughUi, signUpFreshUser, withFlags, yForPrice, type Credentials } from './helpers';
 
 // The chart panel (issues 4 and 5) against the simulator: live candles, a second chart on another
 // pair, the data source following exchange and interval, drawings kept on the server, alerts on the
@@ -281,7 +281,9 @@ test('an alert set on a horizontal line follows the line when the line is dragge
     const body = await openWorkstation(page, await signUpFreshUser('drawing-alerts'));
     const x = (await panePoint(body, 0.5, 0.5)).x;
     const live = await lastPrice(body);
-    const lineY = await yForPrice(page, body, live * 1.003, x);
+    // Prices on the roomier side of the market, inside the visible range (it moves with the simulated market).
+    const { edge } = await roomAround(page, body, x, live);
+    const lineY = await yForPrice(page, body, live + (edge - live) * 0.7, x);
     await page.mouse.click(x, lineY, { button: 'right' });
     await page.getByRole('menuitem', { name: /^Draw horizontal line at / }).click();
     await expect(body).toHaveAttribute('data-drawings', '1');
@@ -293,11 +295,12 @@ test('an alert set on a horizontal line follows the line when the line is dragge
     await page.getByRole('menuitem', { name: 'Alert on this line' }).click();
     const alert = (await (await created).json()) as { id: string; triggerPrice: number; initialPrice: number; drawingId: string | null };
     expect(alert.drawingId).toBeTruthy();
-    expect(alert.triggerPrice).toBeGreaterThan(alert.initialPrice);
+    // It waits for the market to reach the line: a rise when the line is above, a fall when below.
+    expect(Math.sign(alert.triggerPrice - alert.initialPrice)).toBe(Math.sign(edge - live));
     await expect(body).toHaveAttribute('data-alert-lines', '1');
 
-    // Drag the line higher: the alert moves with it (and still follows it).
-    const toY = await yForPrice(page, body, live * 1.006, x);
+    // Drag the line halfway back towards the market: the alert moves with it (and still follows it).
+    const toY = await yForPrice(page, body, live + (edge - live) * 0.35, x);
     const moved = page.waitForResponse((r) => r.url().endsWith(`/v1/alerts/${alert.id}`) && r.request().method() === 'PATCH');
     const saved = page.waitForResponse((r) => r.url().endsWith('/v1/users/settings') && r.request().method() === 'PATCH');
     await page.mouse.move(x, lineY);
@@ -305,7 +308,9 @@ test('an alert set on a horizontal line follows the line when the line is dragge
     await page.mouse.move(x, toY, { steps: 10 });
     await page.mouse.up();
     const patched = (await (await moved).json()) as { triggerPrice: number; drawingId: string | null; status: string };
-    expect(patched.triggerPrice).toBeGreaterThan(alert.triggerPrice);
+    // Nearer the market than before, still on the same side of it.
+    expect(Math.abs(patched.triggerPrice - live)).toBeLessThan(Math.abs(alert.triggerPrice - live));
+    expect(Math.sign(patched.triggerPrice - live)).toBe(Math.sign(edge - live));
     expect(patched).toMatchObject({ drawingId: alert.drawingId, status: 'active' });
     const stored = (await (await saved).json()) as { horizontalLines: Record<string, Array<{ id: string; price: number }>> };
     expect(stored.horizontalLines.binance?.find((l) => l.id === alert.drawingId)?.price).toBe(patched.triggerPrice);

@@ -214,6 +214,31 @@ export async function seedReferrer(admin: ApiClient, volumes: Record<string, num
  * The screen y of `price` on the chart: the crosshair reports the price under the pointer, so a
  * binary search over the pane's height finds it (prices fall as y grows).
  */
+/**
+ * The price the crosshair shows at page height `y` over the chart body: what the chart's price axis
+ * covers there (the visible range moves with the simulated market, so tests pick prices inside it).
+ */
+export async function priceAtY(page: Page, body: Locator, x: number, y: number): Promise<number> {
+  const box = (await body.boundingBox())!;
+  await page.mouse.move(x, box.y - 8);
+  await expect(body).not.toHaveAttribute('data-crosshair-price');
+  await page.mouse.move(x, y);
+  await expect(body).toHaveAttribute('data-crosshair-price', /\d/);
+  return Number(await body.getAttribute('data-crosshair-price'));
+}
+
+/**
+ * The side of the market price with more of the chart's visible price range, and the price near that
+ * edge (12 % from the top, or 70 % down): lines a test puts between the market and it are on screen
+ * and apart from the market price, wherever the simulated market stands in the range.
+ */
+export async function roomAround(page: Page, body: Locator, x: number, live: number): Promise<{ dir: 1 | -1; edge: number }> {
+  const box = (await body.boundingBox())!;
+  const high = await priceAtY(page, body, x, box.y + box.height * 0.12);
+  const low = await priceAtY(page, body, x, box.y + box.height * 0.7);
+  return high - live >= live - low ? { dir: 1, edge: high } : { dir: -1, edge: low };
+}
+
 export async function yForPrice(page: Page, body: Locator, price: number, x: number): Promise<number> {
   const box = (await body.boundingBox())!;
   let top = box.y + 20;

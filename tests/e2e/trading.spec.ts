@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ApiClient, createAccount, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice } from './helpers';
+import { ApiClient, createAccount, roomAround, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice } from './helpers';
 
 // Trading in the workstation (issue 12) on the simulator: a new trader creates a simulator key from
 // the panel, unlocks it, buys at market, sees the position and balance, places a bracket sized from
@@ -215,14 +215,19 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   await expect(positions.getByRole('row').filter({ hasText: 'BTCUSDT' }).getByRole('cell').nth(2)).toHaveText('0.01');
   const entryPrice = Number(await positions.getByRole('row').filter({ hasText: 'BTCUSDT' }).getByRole('cell').nth(4).textContent());
 
-  // A limit take-profit above the price: its line on the chart has a ✕ that cancels it after a confirm.
+  // A resting limit order: its line on the chart has a ✕ that cancels it after a confirm.
   const body = page.getByTestId('chart-body').first();
   const last = Number(await body.getAttribute('data-last-price'));
   await tab(page, 'Order entry').click();
   await entry.getByLabel('Order type').click();
   await page.getByRole('option', { name: 'Limit', exact: true }).click();
-  await entry.getByText('Sell / Short').click();
-  const target = Math.round(last * 1.004);
+  // On the roomier side of the market (a sell limit above it, or a buy limit below), on screen and apart
+  // from the position's line (the visible range moves with the simulated market).
+  const bodyBox = (await body.boundingBox())!;
+  const { dir, edge } = await roomAround(page, body, bodyBox.x + (bodyBox.width - 90) * 0.6, last);
+  const target = Math.round(last + (edge - last) * 0.6);
+  const limitSide = dir === 1 ? 'sell' : 'buy';
+  await entry.getByText(dir === 1 ? 'Sell / Short' : 'Buy / Long').click();
   await entry.getByLabel('Price').fill(String(target));
   await entry.getByLabel(/^Size/).fill('0.004');
   await entry.getByTestId('place-order').click();
@@ -234,7 +239,7 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   const cross = await closeBoxAt(page, body, target);
   await page.mouse.click(cross.x, cross.y);
   const confirm = page.getByRole('dialog', { name: 'Cancel order' });
-  await expect(confirm).toContainText(`Cancel the sell limit 0.004 BTCUSDT order at ${target}?`);
+  await expect(confirm).toContainText(`Cancel the ${limitSide} limit 0.004 BTCUSDT order at ${target}?`);
   await confirm.getByRole('button', { name: 'Cancel order' }).click();
   await expect(inPanel(page, 'orders', 'no-orders')).toBeVisible({ timeout: 15_000 });
 
