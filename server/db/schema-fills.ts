@@ -3,6 +3,7 @@ import { check, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } fr
 import type { ExchangeId, Network } from '../../src/api/contracts/common';
 import type { FillSide } from '../../src/api/contracts/trading-volume';
 import { users } from './schema';
+import { apiKeys } from './schema-api-keys';
 
 /** Exact decimals for quantities and money; read back as JS numbers (sums are cast to float8 in SQL). */
 const decimal = (name: string) => numeric(name, { precision: 38, scale: 12, mode: 'number' });
@@ -30,6 +31,10 @@ export const fills = pgTable(
     notionalXbt: decimal('notional_xbt'),
     /** Fee in USD; negative for a maker rebate. */
     feeUsd: decimal('fee_usd').notNull().default(0),
+    /** The key that traded it (the funded users' day ledger); null for fills recorded before it was kept. */
+    apiKeyId: uuid('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
+    /** Realised PnL of the fill in USD (coin amounts at the fill price), exact; null when not known. */
+    realisedPnlUsd: numeric('realised_pnl_usd', { precision: 38, scale: 12 }),
     time: timestamp('time', { withTimezone: true, precision: 3, mode: 'date' }).notNull(),
     externalId: text('external_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'date' }).notNull().defaultNow(),
@@ -37,6 +42,7 @@ export const fills = pgTable(
   (t) => [
     uniqueIndex('fills_exchange_network_external_id_idx').on(t.exchange, t.network, t.externalId),
     index('fills_user_id_time_idx').on(t.userId, t.time),
+    index('fills_api_key_id_time_idx').on(t.apiKeyId, t.time),
     index('fills_exchange_network_time_idx').on(t.exchange, t.network, t.time),
     check('fills_network_check', sql`${t.network} in ('MAINNET', 'TESTNET')`),
     check('fills_side_check', sql`${t.side} in ('BUY', 'SELL')`),
