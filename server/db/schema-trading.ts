@@ -11,8 +11,8 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3,
  * it `running`; a retry with the same id finds it and answers the stored result (or 409 while the
  * first is still running), so a request retried after a timeout acts once. `request_hash` is the
  * route and the body's canonical hash: the same id with another request is refused (422).
- * Only final answers are stored (2xx, 4xx); a 5xx (the exchange down or slow) deletes the row so a
- * retry runs again — reconciling by the legs' deterministic client ids instead of placing twice.
+ * Only final answers are stored (2xx, 4xx); a 5xx (the exchange down or slow) leaves the row `retry`,
+ * so a retry runs again — reconciling by the legs' deterministic client ids instead of placing twice.
  */
 export const tradeRequests = pgTable(
   'trade_requests',
@@ -27,7 +27,8 @@ export const tradeRequests = pgTable(
     clientId: text('client_id').notNull(),
     route: text('route').notNull(),
     requestHash: text('request_hash').notNull(),
-    state: text('state').$type<'running' | 'done'>().notNull().default('running'),
+    /** running: the first request is at work; done: its final answer is stored; retry: it ended in a 5xx (may be re-run, reconciling). */
+    state: text('state').$type<'running' | 'done' | 'retry'>().notNull().default('running'),
     status: integer('status'),
     response: jsonb('response').$type<unknown>(),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -36,7 +37,7 @@ export const tradeRequests = pgTable(
   (t) => [
     unique('trade_requests_key_client_id_key').on(t.apiKeyId, t.clientId),
     index('trade_requests_created_at_idx').on(t.createdAt),
-    check('trade_requests_state_check', sql`${t.state} in ('running', 'done')`),
+    check('trade_requests_state_check', sql`${t.state} in ('running', 'done', 'retry')`),
   ],
 );
 export type TradeRequestRow = typeof tradeRequests.$inferSelect;

@@ -24,7 +24,7 @@ CREATE TABLE "trade_requests" (
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "trade_requests_key_client_id_key" UNIQUE("api_key_id","client_id"),
-	CONSTRAINT "trade_requests_state_check" CHECK ("trade_requests"."state" in ('running', 'done'))
+	CONSTRAINT "trade_requests_state_check" CHECK ("trade_requests"."state" in ('running', 'done', 'retry'))
 );
 --> statement-breakpoint
 ALTER TABLE "fills" ADD COLUMN "api_key_id" uuid;--> statement-breakpoint
