@@ -14,7 +14,7 @@ import { withRedaction } from './lib/log-redaction';
 import { RetryLaterError } from './lib/retry-later';
 import { registerAuthentication } from './plugins/authenticate';
 import { registerDatabaseGuard } from './plugins/database';
-import { registerErrorHandler } from './plugins/errors';
+import { answerFrameworkError, registerErrorHandler } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders, registerSpa } from './plugins/web';
 import { registerXsrf } from './plugins/xsrf';
@@ -88,6 +88,9 @@ export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url
  * The whole server as one Fastify instance (STYLE pattern 9): tests build it on a fresh database
  * and drive it with `app.inject`; main.ts only adds boot concerns (lock, migrations, listen).
  */
+/** The largest WebSocket message any socket route takes (ws `maxPayload`). */
+export const WEBSOCKET_MAX_PAYLOAD_BYTES = 64 * 1024;
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
   const secret = config.JWT_SECRET;
@@ -100,6 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     // `/v1/users/` and `/v1/users` are the same resource.
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed %-escape in the path: 400 `{ message, fields }` naming the parameter, not Fastify's own body.
+    frameworkErrors: answerFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -154,7 +159,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: rateLimitStore(counter),
     errorResponseBuilder: (_req, ctx) => new HttpError(ctx.statusCode, `Too many attempts: try again in ${ctx.after}`),
   });
-  await app.register(websocket);
+  // Every socket route (the trade and scanner streams, the simulator's exchange sockets) gets small
+  // JSON messages: ws refuses a larger frame with 1009 from its length header, before buffering it
+  // (its default would take 100 MiB). The trade stream allows only 4 KB until it is authenticated.
+  await app.register(websocket, { options: { maxPayload: WEBSOCKET_MAX_PAYLOAD_BYTES } });
 
   await app.register(swagger, {
     openapi: {

@@ -10,7 +10,7 @@ import { BinanceTrading } from './binance/trading';
 import { BitmexTrading } from './bitmex/trading';
 import { BybitTrading } from './bybit/trading';
 import { OkxTrading } from './okx/trading';
-import { ExchangeClock, RateGate, TradeRefusedError, type ConnectorContext, type TradingInstrument } from './trading';
+import { ExchangeClock, RateGate, retryAfterMs, splitId, TradeRefusedError, type ConnectorContext, type TradingConnector, type TradingInstrument } from './trading';
 import type { ExchangeRequest, ExchangeResponse } from './transport';
 
 const NOW = 1717200000000;
@@ -321,5 +321,92 @@ describe('bitmex connector', () => {
     const err = await new BitmexTrading(ctx).openOrders().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TradeRefusedError);
     expect(err).toMatchObject({ status, field });
+  });
+});
+
+describe("rate limits: the exchange's own wait becomes the refusal's Retry-After, and the key's gate holds until then", () => {
+  const refusal = (p: Promise<unknown>): Promise<TradeRefusedError> =>
+    p.then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (e: unknown) => e as TradeRefusedError,
+    );
+  /** The first call is refused with the exchange's wait; the next is refused here with the same wait, and never sent. */
+  async function expectHeld(call: () => Promise<unknown>, sent: ExchangeRequest[], code: string, seconds: number) {
+    const first = await refusal(call());
+    expect(first).toBeInstanceOf(TradeRefusedError);
+    expect(first).toMatchObject({ status: 429, code, retryAfterSeconds: seconds });
+    const held = await refusal(call());
+    expect(held).toMatchObject({ status: 429, code: '', retryAfterSeconds: seconds });
+    expect(held.message).toContain(`holds further requests for ${seconds} s`);
+    expect(sent).toHaveLength(1);
+  }
+  const binanceLimited = { code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute.' };
+
+  it.each([
+    ['429 with Retry-After: 7', 429, { 'retry-after': '7' }, 7],
+    ['418 (an IP ban) with Retry-After: 120', 418, { 'retry-after': '120' }, 120],
+    ['429 without Retry-After: the 1-minute weight window', 429, {}, 60],
+  ])('binance %s', async (_name, status, headers, seconds) => {
+    const { sent, ctx } = recording(() => ({ status, text: JSON.stringify(binanceLimited), headers }));
+    const c = new BinanceTrading(ctx);
+    await expectHeld(() => c.balance(), sent, '-1003', seconds);
+  });
+
+  it.each([
+    ['until X-Bapi-Limit-Reset-Timestamp (2.5 s away: 3 s)', { 'x-bapi-limit-reset-timestamp': String(NOW + 2_500) }, 3],
+    ['a second when it sends no reset', {}, 1],
+  ])('bybit 10006 (HTTP 200): %s', async (_name, headers, seconds) => {
+    const { sent, ctx } = recording(() => ({ status: 200, text: JSON.stringify(fixture('bybit', 'error-rate-limit.json')), headers }));
+    const c = new BybitTrading(ctx);
+    await expectHeld(() => c.balance(), sent, '10006', seconds);
+  });
+
+  it('okx 50011 (no headers): its 2-second window', async () => {
+    const { sent, ctx } = recording(() => ({ status: 429, text: JSON.stringify(fixture('okx', 'error-rate-limit.json')) }));
+    const c = new OkxTrading(ctx);
+    await expectHeld(() => c.balance(), sent, '50011', 2);
+  });
+
+  it.each([
+    ['retry-after: 5', { 'retry-after': '5' }, 5],
+    ['x-ratelimit-reset 9 s ahead', { 'x-ratelimit-reset': String(NOW / 1000 + 9) }, 9],
+    ['neither: a second', {}, 1],
+  ])('bitmex 429 with %s', async (_name, headers, seconds) => {
+    const { sent, ctx } = recording(() => ({ status: 429, text: JSON.stringify({ error: { message: 'Rate limit exceeded, retry in 1 seconds.', name: 'RateLimitError' } }), headers }));
+    const c = new BitmexTrading(ctx);
+    await expectHeld(() => c.openOrders(), sent, '429', seconds);
+  });
+
+  it("the gate's own refusal (budget nearly used) carries its wait too", async () => {
+    const { ctx } = recording(() => ({ status: 200, text: '[]', headers: { 'x-mbx-used-weight-1m': '2300' } }));
+    const c = new BinanceTrading(ctx);
+    await c.openOrders(BTCUSDT);
+    // NOW is on a minute boundary: the weight window ends a minute later.
+    await expect(c.openOrders(BTCUSDT)).rejects.toMatchObject({ status: 429, retryAfterSeconds: 60 });
+  });
+
+  it('reads Retry-After as seconds or an HTTP-date', () => {
+    expect(retryAfterMs('7', NOW)).toBe(7_000);
+    expect(retryAfterMs(new Date(NOW + 30_000).toUTCString(), NOW)).toBe(30_000);
+    expect(retryAfterMs(undefined, NOW)).toBeUndefined();
+    expect(retryAfterMs('soon', NOW)).toBeUndefined();
+  });
+});
+
+describe('order ids a client sends with malformed percent-encoding', () => {
+  it('are not ids a connector made (null, not a URIError)', () => {
+    const { ctx } = recording(() => ({ status: 200, text: '{}' }));
+    const mine: Array<[TradingConnector, string]> = [
+      [new BinanceTrading(ctx), 'BTCUSDT:o:%E0%A4%A'],
+      [new BybitTrading(ctx), 'linear:BTCUSDT:%'],
+      [new OkxTrading(ctx), 'BTC-USDT-SWAP:a:%ZZ'],
+      [new BitmexTrading(ctx), 'XBTUSD:%E0%A4%A'],
+    ];
+    for (const [c, id] of mine) {
+      expect(() => splitId(id)).not.toThrow();
+      for (const bad of [id, '%E0%A4%A', '%']) expect(c.orderSymbol(bad), `${c.exchange} ${bad}`).toBeNull();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { ExchangeId, MarketCategory } from '../../src/api/contracts/common';
+import type { Instrument } from '../../src/api/contracts/exchanges';
 import { EXCHANGE_DISPLAY_NAMES } from '../../src/api/contracts/common';
 import type { Balance, Fill, Order, OrderRole, Position, Side, TimeInForce } from '../../src/api/contracts/trading';
 import type { ExchangeCredentials, ExchangeTransport } from './transport';
@@ -24,6 +25,8 @@ export interface TradingInstrument {
   maxQty: string;
   /** Base coin (linear) or USD (inverse) per contract; 1 when the order unit is the base coin. */
   contractValue: string;
+  /** What else the exchange states (price bounds, minimum value, price band, open-order caps): `Instrument.limits`. */
+  limits?: Instrument['limits'];
 }
 
 /** One order as the routes hand it to a connector: already validated and rounded to tick and step. */
@@ -103,6 +106,8 @@ export class TradeRefusedError extends Error {
     readonly field?: string,
     /** 404 when the order is unknown to the exchange, 429 when it says to slow down. */
     readonly status: 404 | 422 | 429 = 422,
+    /** With 429: whole seconds (≥ 1) until the key's calls are let through again (the answer's `Retry-After`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(`${EXCHANGE_DISPLAY_NAMES[exchange]}: ${exchangeMessage}${code ? ` (${code})` : ''}`);
     this.name = 'TradeRefusedError';
@@ -160,21 +165,31 @@ export class RateGate {
   ) {}
 
   check(): void {
-    const wait = this.blockedUntil - this.now();
-    if (wait > 0) {
+    if (this.blockedUntil - this.now() > 0) {
+      const seconds = this.retryAfterSeconds();
       throw new TradeRefusedError(
         this.exchange,
         '',
-        `rate limit nearly used up: this server holds further requests for ${Math.ceil(wait / 1000)} s so the exchange does not ban the key`,
+        `rate limit nearly used up: this server holds further requests for ${seconds} s so the exchange does not ban the key`,
         undefined,
         429,
+        seconds,
       );
     }
   }
 
-  /** Holds calls for `delayMs` from now. */
+  /**
+   * Whole seconds until calls pass again, at least 1 (HTTP's `Retry-After` has no fractions, and 0 invites
+   * a hammering). A connector refusing on the exchange's "slow down" holds the gate first and passes this
+   * on, so the client's `Retry-After` and this server's hold end together.
+   */
+  retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil((this.blockedUntil - this.now()) / 1000));
+  }
+
+  /** Holds calls for `delayMs` from now (a wait that is not a number holds nothing). */
   holdFor(delayMs: number): void {
-    this.blockedUntil = Math.max(this.blockedUntil, this.now() + delayMs);
+    if (Number.isFinite(delayMs)) this.blockedUntil = Math.max(this.blockedUntil, this.now() + delayMs);
   }
 
   /** Holds calls until the exchange's current window of `periodMs` (aligned to the epoch) ends. */
@@ -185,13 +200,36 @@ export class RateGate {
 
   /** Holds calls until an absolute time (an exchange's reset timestamp, on its clock `skewMs` ahead of ours). */
   holdUntil(untilMs: number, skewMs = 0): void {
-    this.blockedUntil = Math.max(this.blockedUntil, untilMs - skewMs);
+    if (Number.isFinite(untilMs - skewMs)) this.blockedUntil = Math.max(this.blockedUntil, untilMs - skewMs);
   }
+}
+
+/**
+ * An HTTP `Retry-After` value as milliseconds from `nowMs`: delta-seconds (`"7"`, what the exchanges
+ * send) or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable.
+ */
+export function retryAfterMs(value: string | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : undefined;
 }
 
 /** `a:b:c` ids: the exchange's id plus what the connector needs to address it again (symbol, book). */
 export const joinId = (...parts: string[]): string => parts.map(encodeURIComponent).join(':');
-export const splitId = (id: string): string[] => id.split(':').map((p) => decodeURIComponent(p));
+/**
+ * The parts of an id `joinId` made. A part whose percent-encoding does not decode (`%E0%A4%A`, `%`)
+ * was not made by `joinId`: it comes back empty, so `orderSymbol` says "not one of ours" instead of
+ * throwing a URIError (a 500) from whatever id a client sends.
+ */
+export const splitId = (id: string): string[] =>
+  id.split(':').map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return '';
+    }
+  });
 
 export const isoTime = (ms: number | string): string => new Date(Number(ms)).toISOString();
 

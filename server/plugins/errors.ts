@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { classifyDatabaseError, type DatabaseFailure } from '../db/errors';
 import { HttpError } from '../lib/http-error';
@@ -80,4 +80,57 @@ export function registerErrorHandler(app: FastifyInstance): void {
     req.log.error({ err: cause instanceof Error ? cause : { name: err.name, message: err.message.split('\nparams:')[0] } }, 'request failed');
     return reply.code(500).send({ message: 'Internal server error' });
   });
+}
+
+const decodes = (text: string): boolean => {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The path parameter(s) holding a malformed percent-escape: each undecodable segment is swapped for a
+ * marker, the router is asked which route and params that path matches, and the params holding a
+ * marker are the culprits (none when no route matches, or only a wildcard does).
+ */
+function malformedParams(app: FastifyInstance, method: string, url: string): string[] {
+  const [path] = url.split('?');
+  const markers = new Set<string>();
+  const probe = path
+    .split('/')
+    .map((segment, i) => {
+      if (decodes(segment)) return segment;
+      const marker = `malformed-${i}`;
+      markers.add(marker);
+      return marker;
+    })
+    .join('/');
+  const found = app.findRoute({ method: method as HTTPMethods, url: probe });
+  return Object.entries((found?.params ?? {}) as Record<string, string>)
+    .filter(([name, value]) => name !== '*' && markers.has(value))
+    .map(([name]) => name);
+}
+
+/**
+ * Fastify's own refusals before routing ends (`frameworkErrors`), in the API's one shape. A URL whose
+ * percent-encoding does not decode (`/v1/trade/{key}/orders/%E0%A4%A`, `…/orders/%`) is a 400 naming
+ * the path parameter it sits in, as any other bad input is; a parameter longer than the router takes
+ * keeps Fastify's status (414).
+ */
+export function answerFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_BAD_URL') {
+    const names = malformedParams(req.server, req.method, req.url);
+    const problem = 'malformed percent-encoding (a % must start a valid UTF-8 escape such as %20)';
+    if (!names.length) {
+      void reply.code(400).send({ message: `Invalid URL: ${problem}` });
+      return;
+    }
+    void reply.code(400).send({ message: `Invalid ${names[0]}: ${problem}`, fields: Object.fromEntries(names.map((n) => [n, problem])) });
+    return;
+  }
+  const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 400;
+  void reply.code(status).send({ message: err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'Invalid URL: a path parameter is too long' : err.message });
 }

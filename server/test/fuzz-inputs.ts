@@ -142,6 +142,20 @@ export const NASTY_STRINGS: readonly string[] = [
   'null',
 ];
 
+/**
+ * Path segments written into the URL as they are, whose percent-encoding does not decode: an
+ * incomplete UTF-8 escape, a bare `%`, escapes that are not hex. The router cannot decode them (they
+ * once reached a route as Fastify's own body, never `{ message }`).
+ */
+export const MALFORMED_PATH_SEGMENTS: readonly string[] = ['%E0%A4%A', '%', '%ZZ', 'a%2', '%C0%AF'];
+
+/**
+ * The same, encoded once more (`%25E0%25A4%25A`): the router decodes them to text that is itself
+ * malformed percent-encoding, which the route then meets as its parameter (an order id decoded again
+ * once answered 500 with a URIError on amend, cancel and execute).
+ */
+export const DOUBLE_ENCODED_MALFORMED_SEGMENTS: readonly string[] = ['%25E0%25A4%25A', '%25', 'BTCUSDT%3Ao%3A%25E0%25A4%25A', 'linear%3ABTCUSDT%3A%25'];
+
 /** Numbers no numeric column holds, or holds only as 0. */
 export const KILLER_NUMBERS: readonly number[] = [1e308, 1e30, 1e21, 5e-324, 1e-9, 0.00001, -1e308, 1e16 + 2];
 

@@ -7,6 +7,7 @@ import {
   joinId,
   priceOrNull,
   RateGate,
+  retryAfterMs,
   splitId,
   TradeRefusedError,
   type ConnectorContext,
@@ -125,7 +126,9 @@ export class BinanceTrading implements TradingConnector {
       await this.ctx.clock.sync(() => this.serverTime(), true);
       return this.call(method, path, params, true);
     }
-    const status = res.status === 429 || res.status === 418 ? 429 : code === -2011 || code === -2013 ? 404 : 422;
+    // 429, then 418 (an IP ban): the gate holds for Binance's Retry-After and the refusal passes it on.
+    if (res.status === 429 || res.status === 418) throw new TradeRefusedError('binance', String(code), msg, fieldOf(code), 429, this.gate.retryAfterSeconds());
+    const status = code === -2011 || code === -2013 ? 404 : 422;
     throw new TradeRefusedError('binance', String(code), msg, fieldOf(code), status);
   }
 
@@ -134,7 +137,8 @@ export class BinanceTrading implements TradingConnector {
     if (weight >= WEIGHT_RESERVE) this.gate.holdUntilWindowEnds(60_000);
     const orders = Number(headers['x-mbx-order-count-10s'] ?? 0);
     if (orders >= ORDERS_10S_RESERVE) this.gate.holdUntilWindowEnds(10_000);
-    if (status === 429 || status === 418) this.gate.holdFor(Number(headers['retry-after'] ?? 60) * 1000);
+    // binance.md §7: 429 and 418 carry Retry-After (seconds); without one, the 1-minute weight window.
+    if (status === 429 || status === 418) this.gate.holdFor(retryAfterMs(headers['retry-after'], this.ctx.clock.now()) ?? 60_000);
   }
 
   private inst(exchangeSymbol: string): TradingInstrument {

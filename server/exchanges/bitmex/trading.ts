@@ -5,6 +5,7 @@ import {
   isoTime,
   joinId,
   priceOrNull,
+  retryAfterMs,
   splitId,
   TradeRefusedError,
   type ConnectorContext,
@@ -102,8 +103,15 @@ export class BitmexTrading implements TradingConnector {
     if (res.status < 400) return json;
     const err = ((json as Json).error ?? {}) as Json;
     const msg = String(err.message ?? `HTTP ${res.status}`);
-    if (res.status === 429) this.ctx.gate.holdFor(Number(h['retry-after'] ?? 1) * 1000);
-    const status = res.status === 429 ? 429 : res.status === 404 || /not found/i.test(msg) ? 404 : 422;
+    if (res.status === 429) {
+      // bitmex.md §7: Retry-After (seconds), else x-ratelimit-reset (Unix seconds, BitMEX's clock), at least a second.
+      const wait = retryAfterMs(h['retry-after'], this.ctx.clock.now());
+      if (wait !== undefined) this.ctx.gate.holdFor(wait);
+      else if (Number(h['x-ratelimit-reset']) > 0) this.ctx.gate.holdUntil(Number(h['x-ratelimit-reset']) * 1000, this.ctx.clock.offsetMs);
+      this.ctx.gate.holdFor(1_000);
+      throw new TradeRefusedError('bitmex', String(res.status), msg, fieldOf(msg), 429, this.ctx.gate.retryAfterSeconds());
+    }
+    const status = res.status === 404 || /not found/i.test(msg) ? 404 : 422;
     throw new TradeRefusedError('bitmex', String(res.status), msg, fieldOf(msg), status);
   }
 

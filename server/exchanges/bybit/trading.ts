@@ -95,9 +95,14 @@ export class BybitTrading implements TradingConnector {
       await this.ctx.clock.sync(() => this.serverTime(), true);
       return this.call(method, path, payload, true);
     }
-    if (code === 10006 || code === 10018 || res.status === 429) this.ctx.gate.holdFor(1_000);
-    const status = code === 10006 || code === 10018 || res.status === 429 ? 429 : code === 110001 ? 404 : 422;
-    throw new TradeRefusedError('bybit', String(code), msg, fieldOf(code), status);
+    if (code === 10006 || code === 10018 || res.status === 429) {
+      // bybit.md §7: X-Bapi-Limit-Reset-Timestamp (ms, Bybit's clock) is when the window reopens; else a second.
+      const reset = Number(res.headers?.['x-bapi-limit-reset-timestamp']);
+      if (Number.isFinite(reset) && reset > this.ctx.clock.now()) this.ctx.gate.holdUntil(reset, this.ctx.clock.offsetMs);
+      else this.ctx.gate.holdFor(1_000);
+      throw new TradeRefusedError('bybit', String(code), msg, fieldOf(code), 429, this.ctx.gate.retryAfterSeconds());
+    }
+    throw new TradeRefusedError('bybit', String(code), msg, fieldOf(code), code === 110001 ? 404 : 422);
   }
 
   /** `X-Bapi-Limit-Status` = requests left in the window; hold at the last one until the reset. */

@@ -100,10 +100,13 @@ export class OkxTrading implements TradingConnector {
       await this.ctx.clock.sync(() => this.serverTime(), true);
       return this.call(method, path, payload, true);
     }
-    const limited = sCode === '50011' || sCode === '50061' || res.status === 429;
-    if (limited) this.ctx.gate.holdFor(2_000);
+    if (sCode === '50011' || sCode === '50061' || res.status === 429) {
+      // okx.md §7: no rate-limit headers; the limits are counted per 2 s, so one window is the wait.
+      this.ctx.gate.holdFor(2_000);
+      throw new TradeRefusedError('okx', sCode, msg, fieldOf(sCode), 429, this.ctx.gate.retryAfterSeconds());
+    }
     // 51603 order does not exist; 51400 / 51503 cancel / amend of an order filled, cancelled or unknown.
-    const status = limited ? 429 : ['51603', '51400', '51503'].includes(sCode) ? 404 : 422;
+    const status = ['51603', '51400', '51503'].includes(sCode) ? 404 : 422;
     throw new TradeRefusedError('okx', sCode, msg, fieldOf(sCode), status);
   }
 

@@ -12,6 +12,16 @@ const AUTH_TIMEOUT_MS = 10_000;
 /** How often a connection checks that its session still stands (sign-out, password change). */
 const SESSION_CHECK_MS = 15_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * The largest message a client may send: before auth only an `auth` (a JWT) or a `ping` is expected,
+ * so 4 KB; after it `subscribe` messages of a few hundred bytes, so 64 KB is plenty (and is also ws's
+ * `maxPayload` for every socket, set in app.ts, which refuses a larger frame before buffering it).
+ */
+export const STREAM_MAX_MESSAGE_BYTES = { beforeAuth: 4 * 1024, afterAuth: 64 * 1024 } as const;
+/** RFC 6455 §7.4.1: "a message that is too big for it to process". */
+const MESSAGE_TOO_BIG = 1009;
+
+const byteLength = (raw: WebSocket.RawData): number => (Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : raw.byteLength);
 
 const STREAM_DESCRIPTION = [
   'WebSocket (DESIGN §3.3). Send `{"op":"auth","accessToken"}` within 10 s (again with a fresh token before it expires),',
@@ -19,6 +29,7 @@ const STREAM_DESCRIPTION = [
   'error with its reason), a `snapshot` of open orders, positions and balance after every (re)connect and account change,',
   'and `order` / `fill` events as they happen. One exchange connection per key is shared by all tabs. Closed with 4401 when',
   'the session ends (sign-out), and the key`s subscription ends with an `error` status when the key is deleted.',
+  'A message above 4 KB before auth, or 64 KB after, closes the stream with 1009 (message too big).',
 ].join(' ');
 
 export interface TradeStreamOptions {
@@ -76,6 +87,12 @@ export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (
       sessionTimer.unref?.();
 
       socket.on('message', (raw, isBinary) => {
+        const cap = user ? STREAM_MAX_MESSAGE_BYTES.afterAuth : STREAM_MAX_MESSAGE_BYTES.beforeAuth;
+        if (byteLength(raw) > cap) {
+          cleanup();
+          socket.close(MESSAGE_TOO_BIG, `Message too big: at most ${cap / 1024} KB ${user ? 'per message' : 'before auth'}`);
+          return;
+        }
         let parsed;
         try {
           parsed = streamClientMessageSchema.safeParse(JSON.parse(isBinary ? '' : raw.toString()));

@@ -5,6 +5,7 @@ import type { ApiKeyRow } from '../../db/schema-api-keys';
 import { TradeRefusedError, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
 import { ExchangeRejectedError, ExchangeUnreachableError, type ExchangeCredentials } from '../../exchanges/transport';
 import { badRequest, HttpError } from '../../lib/http-error';
+import { RetryLaterError } from '../../lib/retry-later';
 import { getApiKey, openApiKey } from '../api-keys';
 import type { ExchangeInfoService } from '../exchange-info';
 import type { KeyPasswordLimiter } from '../key-password-limit';
@@ -83,6 +84,8 @@ function scrub(text: string, creds: ExchangeCredentials): string {
 export function toHttpError(err: unknown, creds: ExchangeCredentials): unknown {
   if (err instanceof TradeRefusedError) {
     const message = scrub(err.message, creds);
+    // The exchange's own wait (or this server's hold for it) reaches the client as Retry-After.
+    if (err.status === 429) return new RetryLaterError(429, message, err.retryAfterSeconds ?? 1);
     return new HttpError(err.status, message, err.field ? { [err.field]: scrub(err.exchangeMessage, creds) } : undefined);
   }
   if (err instanceof ExchangeRejectedError) return new HttpError(422, scrub(err.message, creds));

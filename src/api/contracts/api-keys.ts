@@ -77,9 +77,16 @@ export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
 export const patchApiKeyBodySchema = z.object({ name: apiKeyNameSchema }).strict();
 export type PatchApiKeyBody = z.infer<typeof patchApiKeyBodySchema>;
 
-/** The `X-Key-Password` header of calls that open the stored key. */
+/**
+ * The `X-Key-Password` header of calls that open the stored key. Capped at what a key password can be
+ * (`KEY_PASSWORD_MAX`, as when the key was added): a longer one cannot open any key, so it is a 400
+ * before any scrypt work and is not counted as a guess.
+ */
 export const keyPasswordHeadersSchema = z.object({
-  [KEY_PASSWORD_HEADER]: z.string({ error: 'Send the key password in the X-Key-Password header' }).min(1, 'Send the key password in the X-Key-Password header'),
+  [KEY_PASSWORD_HEADER]: z
+    .string({ error: 'Send the key password in the X-Key-Password header' })
+    .min(1, 'Send the key password in the X-Key-Password header')
+    .max(KEY_PASSWORD_MAX, `A key password is at most ${KEY_PASSWORD_MAX} characters`),
 });
 
 /**
