@@ -6,6 +6,7 @@ import { isFeatureEnabled } from '../services/feature-flags';
 import { TradingConnectors, type SimInject } from '../services/trading/connect';
 import { TradeStreamHub } from '../services/trading/stream-hub';
 import { tradeRoutes } from './v1/trade';
+import { tradeAuditRoutes } from './v1/trade-audit';
 import { tradeStreamRoutes } from './v1/trade-stream';
 
 export interface TradeRouteDeps {
@@ -63,5 +64,7 @@ export async function registerTradeRoutes(app: FastifyInstance, deps: TradeRoute
   };
   await app.register(tradeRoutes, { prefix: '/v1/trade/:apiKeyId', ...common, asAdmin: false });
   await app.register(tradeRoutes, { prefix: '/v1/users/:userId/trade/:apiKeyId', ...common, asAdmin: true });
+  // What admins did on funded users' keys (written by the admin plugin's audit hook) and each key's day.
+  await app.register(tradeAuditRoutes, { prefix: '/v1/users' });
   return { connectors, hub };
 }

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { ExchangeId, Network } from '../../src/api/contracts/common';
 import type { z } from 'zod';
 import type { FillSide, ImportFillsResult, importFillsBodySchema } from '../../src/api/contracts/trading-volume';
@@ -24,6 +24,10 @@ export interface RecordFill {
   /** Default notionalUsd ÷ price for BTC/XBT instruments, else unknown (null). */
   notionalXbt?: number | null;
   feeUsd?: number;
+  /** Realised PnL in USD as an exact decimal string (trading code; imports leave it unknown). */
+  realisedPnlUsd?: string | null;
+  /** The stored key that traded it (trading code; imports leave it unknown). */
+  apiKeyId?: string | null;
   time: Date;
   /** The exchange's execution id. */
   externalId: string;
@@ -46,6 +50,8 @@ export function toFillRow(fill: RecordFill): NewFillRow {
     notionalUsd,
     notionalXbt,
     feeUsd: fill.feeUsd ?? 0,
+    realisedPnlUsd: fill.realisedPnlUsd ?? null,
+    apiKeyId: fill.apiKeyId ?? null,
     time: fill.time,
     externalId: fill.externalId,
   };
@@ -57,17 +63,32 @@ const CHUNK = 500;
  * Records fills (DESIGN §3: every fill the server sees), the source of trading volume and referral
  * volume. Idempotent per (exchange, network, externalId): executions already recorded are skipped
  * and counted as duplicates, so trading code may report the same execution more than once.
+ * A duplicate recorded before fills kept their key (migration 0007) takes the key and realised PnL
+ * it arrives with, once: otherwise that day's earlier fills would be missing from the day ledger.
  */
 export async function recordFills(db: Db, input: readonly RecordFill[]): Promise<ImportFillsResult> {
   let inserted = 0;
   for (let i = 0; i < input.length; i += CHUNK) {
-    const rows = input.slice(i, i + CHUNK).map(toFillRow);
-    const added = await db
+    // One statement may not touch a row twice under DO UPDATE: a repeat within the chunk is a duplicate here.
+    const seen = new Set<string>();
+    const rows = input
+      .slice(i, i + CHUNK)
+      .map(toFillRow)
+      .filter((r) => {
+        const id = `${r.exchange}\u0000${r.network}\u0000${r.externalId}`;
+        return !seen.has(id) && Boolean(seen.add(id));
+      });
+    const written = await db
       .insert(fills)
       .values(rows)
-      .onConflictDoNothing({ target: [fills.exchange, fills.network, fills.externalId] })
-      .returning({ id: fills.id });
-    inserted += added.length;
+      .onConflictDoUpdate({
+        target: [fills.exchange, fills.network, fills.externalId],
+        set: { apiKeyId: sql`excluded.api_key_id`, realisedPnlUsd: sql`coalesce(${fills.realisedPnlUsd}, excluded.realised_pnl_usd)` },
+        setWhere: sql`${fills.apiKeyId} is null and excluded.api_key_id is not null`,
+      })
+      // xmax = 0 only on a row this statement inserted (an updated row carries the updating transaction's id).
+      .returning({ inserted: sql<boolean>`(xmax = 0)` });
+    inserted += written.filter((r) => r.inserted).length;
   }
   return { inserted, duplicates: input.length - inserted };
 }

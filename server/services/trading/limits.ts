@@ -1,6 +1,6 @@
-import { abs, add, dec, mul, neg, str, sub, toNumber, type Decimal } from '../../../src/api/contracts/decimal';
+import { abs, add, dec, mul, neg, str, toNumber, type Decimal } from '../../../src/api/contracts/decimal';
 import { riskOf } from '../../../src/api/contracts/risk';
-import type { TradeSettings } from '../../../src/api/contracts/funded-users';
+import type { TradeLimitsStatus, TradeSettings } from '../../../src/api/contracts/funded-users';
 import type { Side } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import type { TradingInstrument } from '../../exchanges/trading';
@@ -8,12 +8,15 @@ import { HttpError } from '../../lib/http-error';
 import { getFundedUser } from '../funded-users';
 import { checkOrderAgainstTradeSettings, type TradeSettingsViolation } from '../trade-settings-check';
 import { getTradeSettings } from '../trade-settings';
+import { isLocked, lockMessage, money, refreshDayLedger, type DayLedger } from './day-ledger';
 import type { TradeSession } from './session';
 
 /**
  * Funded-user limits on the order path (DESIGN §4, issue "Trading server"): checked server-side on
  * every order and leverage change of a funded user's keys, 422 `{ message, fields }` naming each limit
  * and its allowed value. Orders that only reduce a position always pass.
+ * The daily loss limit (issue 21) is judged on the key's day ledger (`day-ledger.ts`: every symbol,
+ * refreshed from the exchange first, exact): at the limit, no new risk until 00:00 UTC.
  */
 export interface OrderIntent {
   inst: TradingInstrument;
@@ -38,7 +41,45 @@ type Limits = Pick<TradeSettings, 'allowedSymbols' | 'maxLeverage' | 'maxPositio
 /** The limits of the key owner: none unless they are a funded user. */
 export async function limitsFor(db: Db, ownerId: string): Promise<LimitsCheck> {
   if (!(await getFundedUser(db, ownerId))) return NO_LIMITS;
-  return fundedLimits(await getTradeSettings(db, ownerId));
+  return fundedLimits(await getTradeSettings(db, ownerId), { dayLedger: (s) => refreshDayLedger(db, s) });
+}
+
+/** What the daily loss limit needs besides the settings: the key's ledger of today (tests may fake it). */
+export interface FundedLimitsDeps {
+  dayLedger: (s: TradeSession) => Promise<DayLedger>;
+}
+
+/** 422 naming `dailyLossLimit` when the key's day is over its limit; nothing when no limit is set. */
+async function assertDayOpen(settings: Limits, deps: FundedLimitsDeps, s: TradeSession): Promise<void> {
+  if (settings.dailyLossLimit === null) return;
+  const limit = dec(settings.dailyLossLimit);
+  const ledger = await deps.dayLedger(s);
+  if (!isLocked(ledger, limit)) return;
+  const message = lockMessage(ledger, limit);
+  throw new HttpError(422, message, { dailyLossLimit: message });
+}
+
+/**
+ * `GET /v1/trade/{apiKeyId}/limits`: the Order entry's lock banner. The ledger is read (and the
+ * exchange asked) only when a daily loss limit applies; otherwise the loss is not computed ("0").
+ */
+export async function tradeLimitsStatus(db: Db, s: TradeSession): Promise<TradeLimitsStatus> {
+  const funded = (await getFundedUser(db, s.key.userId)) !== null;
+  const settings = funded ? await getTradeSettings(db, s.key.userId) : null;
+  if (!settings || settings.dailyLossLimit === null) {
+    return { funded, dailyLossLimit: null, lossToday: '0', locked: false, lockedUntil: null, reason: null };
+  }
+  const limit = dec(settings.dailyLossLimit);
+  const ledger = await refreshDayLedger(db, s);
+  const locked = isLocked(ledger, limit);
+  return {
+    funded,
+    dailyLossLimit: str(limit),
+    lossToday: money(ledger.loss),
+    locked,
+    lockedUntil: locked ? ledger.end.toISOString() : null,
+    reason: locked ? lockMessage(ledger, limit) : null,
+  };
 }
 
 const coinSettled = (currency: string) => /^(BTC|XBT|XBt)$/.test(currency);
@@ -48,44 +89,48 @@ export function notionalUsd(inst: TradingInstrument, qty: Decimal, price: Decima
   return inst.category === 'inverse' ? mul(qty, dec(inst.contractValue)) : mul(mul(qty, dec(inst.contractValue)), price);
 }
 
-export function fundedLimits(settings: Limits): LimitsCheck {
+export function fundedLimits(settings: Limits, deps: FundedLimitsDeps): LimitsCheck {
   const refuse = (violations: TradeSettingsViolation[]) => {
     if (!violations.length) return;
     throw new HttpError(422, violations.map((v) => v.message).join('; '), Object.fromEntries(violations.map((v) => [v.setting, v.message])));
   };
+  // The daily loss is judged exactly on the ledger (assertDayOpen), not by the float check's epsilon.
+  const others: Limits = { ...settings, dailyLossLimit: null };
   return {
     async order(s, intent) {
       if (intent.reduceOnly) return;
+      await assertDayOpen(settings, deps, s);
       const { inst } = intent;
-      const [positions, balance, fills] = await Promise.all([s.run((c) => c.positions(inst)), s.run((c) => c.balance()), s.run((c) => c.fills(inst))]);
+      const [positions, balance] = await Promise.all([s.run((c) => c.positions(inst)), s.run((c) => c.balance())]);
       const price = dec(intent.price ?? (await s.run((c) => c.lastPrice(inst))));
       const current = positions.find((p) => p.symbol === inst.symbol);
       const signed = (side: Side, q: string) => (side === 'BUY' ? dec(q) : neg(dec(q)));
       const after = add(current ? signed(current.side, current.size) : dec(0), signed(intent.side, intent.qty));
       const usd = (amount: Decimal, currency: string) => (coinSettled(currency) ? mul(amount, price) : amount);
       const risk = intent.stop === null ? null : dec(riskOf({ terms: { category: inst.category === 'inverse' ? 'inverse' : 'linear', contractSize: inst.contractValue }, qty: intent.qty, entry: str(price), stop: intent.stop }));
-      const unrealised = dec(balance.unrealisedPnl);
-      // Today's result on this symbol (the newest page of fills, since 00:00 UTC) plus what is open now.
-      const midnight = new Date(new Date().toISOString().slice(0, 10)).toISOString();
-      const realisedToday = fills.data.filter((f) => f.time >= midnight).reduce((a, f) => add(a, sub(dec(f.realisedPnl), dec(f.fee))), dec(0));
-      const resultToday = add(usd(realisedToday, fills.data[0]?.feeCurrency ?? balance.currency), usd(unrealised, balance.currency));
       refuse(
-        checkOrderAgainstTradeSettings(settings, {
+        checkOrderAgainstTradeSettings(others, {
           symbol: inst.symbol,
           positionNotional: toNumber(abs(notionalUsd(inst, after, price))),
           leverage: current ? Number(current.leverage) : undefined,
           riskAmount: risk === null ? null : toNumber(usd(risk, inst.category === 'inverse' ? inst.base : inst.settle)),
           balance: toNumber(usd(dec(balance.total), balance.currency)),
-          lossToday: Math.max(0, -toNumber(resultToday)),
+          lossToday: 0,
         }),
       );
     },
-    async leverage(_s, inst, leverage) {
+    async leverage(s, inst, leverage) {
       refuse(
-        checkOrderAgainstTradeSettings(settings, { symbol: inst.symbol, positionNotional: 0, leverage, riskAmount: 0, balance: 1, lossToday: 0 }).filter(
+        checkOrderAgainstTradeSettings(others, { symbol: inst.symbol, positionNotional: 0, leverage, riskAmount: 0, balance: 1, lossToday: 0 }).filter(
           (v) => v.setting === 'maxLeverage' || v.setting === 'allowedSymbols',
         ),
       );
+      if (settings.dailyLossLimit === null) return;
+      // Locked days allow lowering the leverage of an open position; anything else could be an increase
+      // (the exchanges tell a symbol's leverage only through its position).
+      const current = (await s.run((c) => c.positions(inst))).find((p) => p.symbol === inst.symbol);
+      if (current && leverage <= Number(current.leverage)) return;
+      await assertDayOpen(settings, deps, s);
     },
   };
 }

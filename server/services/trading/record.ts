@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { dec, mul, toNumber } from '../../../src/api/contracts/decimal';
+import { dec, fixed, mul, toNumber } from '../../../src/api/contracts/decimal';
 import type { Fill } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import type { ApiKeyRow } from '../../db/schema-api-keys';
@@ -18,12 +18,24 @@ export function fillExternalId(apiKey: string, inst: TradingInstrument, fill: Fi
   return `${inst.exchangeSymbol}:${fill.id}:${account}`;
 }
 
+/** Coin-settled amounts (inverse contracts, BitMEX XBt): fee and realised PnL are in the coin, not in USD. */
+const COIN = /^(BTC|XBT|XBt)$/;
+
+/** `realised_pnl_usd` keeps 12 decimals (numeric(38,12)): rounded here, exactly, rather than by the database. */
+const PNL_SCALE = 12;
+
+/**
+ * Also keeps the key and the fill's realised PnL in USD, exact (the funded users' day ledger,
+ * `day-ledger.ts`): an exchange states it in the settlement currency, so a coin amount is converted
+ * at the fill's own price (the XBT/USD rate for the XBT-settled contracts this applies to).
+ */
 export async function recordSeenFills(db: Db, key: ApiKeyRow, apiKey: string, inst: TradingInstrument, fills: readonly Fill[]): Promise<number> {
   if (!fills.length) return 0;
   const rows: RecordFill[] = fills.map((f) => {
     const price = dec(f.price);
     const usd = notionalUsd(inst, dec(f.qty), price);
-    const coinFee = /^(BTC|XBT|XBt)$/.test(f.feeCurrency);
+    const coin = inst.category === 'inverse' || COIN.test(f.feeCurrency);
+    const realised = dec(f.realisedPnl);
     return {
       userId: key.userId,
       exchange: key.exchange,
@@ -33,7 +45,9 @@ export async function recordSeenFills(db: Db, key: ApiKeyRow, apiKey: string, in
       qty: Number(f.qty),
       price: Number(f.price),
       notionalUsd: toNumber(usd),
-      feeUsd: toNumber(coinFee ? mul(dec(f.fee), price) : dec(f.fee)),
+      feeUsd: toNumber(coin ? mul(dec(f.fee), price) : dec(f.fee)),
+      realisedPnlUsd: fixed(coin ? mul(realised, price) : realised, PNL_SCALE),
+      apiKeyId: key.id,
       time: new Date(f.time),
       externalId: fillExternalId(apiKey, inst, f),
     };

@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { toastSuccess } from '../../ui/toast';
 import { usePageTitle } from '../../ui/use-page-title';
 import { FUNDED_BASE, FundedUserHeading, keyPath, keysPath, transactionsPath } from './funded-user-heading';
+import { TradeAuditSection } from './trade-audit-section';
 
 /** `/admin-panel/users-funded/api-keys-settings/{userId}`: a funded user's keys. */
 export function UserApiKeysPage() {
@@ -37,6 +38,7 @@ export function UserApiKeysPage() {
         transactionsHref={(k) => transactionsPath(userId, k.id)}
         onDelete={setDeleting}
       />
+      <TradeAuditSection userId={userId} />
       <ConfirmDialog
         opened={deleting !== null}
         title="Delete API key"

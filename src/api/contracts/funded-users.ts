@@ -172,3 +172,75 @@ export const createTransactionBodySchema = z
     }
   });
 export type CreateTransactionBody = z.infer<typeof createTransactionBodySchema>;
+
+// ---- daily loss lock and the audit of admin trading (issue 21) ----
+
+/**
+ * `GET /v1/trade/{apiKeyId}/limits` (and `/v1/users/{userId}/trade/{apiKeyId}/limits`): the key's UTC
+ * day against the owner's daily loss limit. Money is USD as exact decimal strings.
+ */
+export const tradeLimitsStatusSchema = z.object({
+  /** The key's owner is a funded user (limits apply). */
+  funded: z.boolean(),
+  dailyLossLimit: z.string().nullable(),
+  /**
+   * Today's loss, positive (0 when ahead): realised PnL − fees of the key's fills since 00:00 UTC on
+   * every symbol plus the open PnL now. "0" when no daily loss limit applies (then it is not computed).
+   */
+  lossToday: z.string(),
+  /** At or over the limit: only reduce-only orders and closes until `lockedUntil`. */
+  locked: z.boolean(),
+  /** The next 00:00 UTC while locked. */
+  lockedUntil: z.iso.datetime().nullable(),
+  /** The message the order routes answer while locked. */
+  reason: z.string().nullable(),
+});
+export type TradeLimitsStatus = z.infer<typeof tradeLimitsStatusSchema>;
+
+/** One mutating request an admin sent on a funded user's key (`/v1/users/{userId}/trade/{apiKeyId}/…`). */
+export const adminTradeAuditEntrySchema = z.object({
+  id: z.uuid(),
+  at: z.iso.datetime(),
+  /** The admin (null once that account is gone). */
+  actorId: z.uuid().nullable(),
+  actorEmail: z.string().nullable(),
+  apiKeyId: z.uuid(),
+  /** Null once the key is deleted. */
+  apiKeyName: z.string().nullable(),
+  method: z.string(),
+  /** The route pattern (`/v1/users/:userId/trade/:apiKeyId/orders`). */
+  route: z.string(),
+  /** The request body as sent (never a secret: the key password is a header and is not kept). */
+  body: z.unknown(),
+  status: z.number().int(),
+  /** "ok" or the error message answered. */
+  result: z.string(),
+});
+export type AdminTradeAuditEntry = z.infer<typeof adminTradeAuditEntrySchema>;
+export const adminTradeAuditQuerySchema = pageQuerySchema;
+export const adminTradeAuditPageSchema = pagedSchema(adminTradeAuditEntrySchema);
+export type AdminTradeAuditPage = z.infer<typeof adminTradeAuditPageSchema>;
+
+/**
+ * `GET /v1/users/{userId}/daily-loss` (admin): per key, today's loss from the fills the server has
+ * recorded (the admin holds no key password, so no open PnL and no fresh read of the exchange).
+ */
+export const fundedDailyLossSchema = z.object({
+  dailyLossLimit: z.string().nullable(),
+  /** 00:00 UTC of the day and the next one. */
+  dayStart: z.iso.datetime(),
+  dayEnd: z.iso.datetime(),
+  keys: z.array(
+    z.object({
+      apiKeyId: z.uuid(),
+      name: z.string(),
+      exchange: z.string(),
+      network: z.string(),
+      /** Realised PnL − fees of the day's recorded fills, as a loss (positive; 0 when ahead), USD. */
+      lossToday: z.string(),
+      /** The recorded loss alone reached the limit. */
+      locked: z.boolean(),
+    }),
+  ),
+});
+export type FundedDailyLoss = z.infer<typeof fundedDailyLossSchema>;
