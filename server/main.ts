@@ -42,8 +42,11 @@ async function main(): Promise<void> {
     // The lock guards the embedded database; PostgreSQL handles its own concurrency.
     if (!config.DATABASE_URL) releaseLock = lockDataDir(dataDir);
     const jwtSecret = config.JWT_SECRET ?? readOrCreateSecret(dataDir);
-    // Sealed credentials of server-managed brackets (issue 13) open only with this one.
-    const serverSecret = config.SERVER_SECRET ?? readOrCreateSecret(dataDir, 'server-secret');
+    // Sealed credentials of guarded brackets (issues 13, 21) open only with this one. In production it
+    // must come from the environment: one generated into DATA_DIR would let a copy of the data
+    // directory alone open them. Without it the server holds no credentials (brackets are refused).
+    const production = process.env.NODE_ENV === 'production';
+    const serverSecret = config.SERVER_SECRET ?? (production ? undefined : readOrCreateSecret(dataDir, 'server-secret'));
     handle = await openDatabase(
       config.DATABASE_URL
         ? { driver: 'postgres', url: config.DATABASE_URL, poolSize: config.DB_POOL_SIZE, timeouts: postgresTimeoutsFromConfig(config) }
@@ -55,8 +58,12 @@ async function main(): Promise<void> {
     if (config.DATABASE_URL && !config.JWT_SECRET) {
       app.log.warn('JWT_SECRET is not set: using the one in DATA_DIR. Several instances on one database must share one JWT_SECRET.');
     }
-    if (config.DATABASE_URL && !config.SERVER_SECRET) {
-      app.log.warn('SERVER_SECRET is not set: using the one in DATA_DIR. Several instances on one database must share one SERVER_SECRET, or managed brackets stop on the others.');
+    if (production && !config.SERVER_SECRET) {
+      app.log.warn(
+        'SERVER_SECRET is not set: with NODE_ENV=production the server holds no exchange credentials, so brackets (guarded by the server) are refused. Set SERVER_SECRET (at least 32 characters, the same on every instance) to allow them.',
+      );
+    } else if (config.DATABASE_URL && !config.SERVER_SECRET) {
+      app.log.warn('SERVER_SECRET is not set: using the one in DATA_DIR. Several instances on one database must share one SERVER_SECRET, or guarded brackets stop on the others.');
     }
     if (app.redis) {
       // Not fatal: the rate limits count per instance until Redis answers (services/rate-limit-store.ts).

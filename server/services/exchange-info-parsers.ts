@@ -57,7 +57,24 @@ const binanceSchema = z.object({
   ),
 });
 
-const binanceFilter = z.object({ tickSize: z.string() });
+const binanceFilter = z.object({ tickSize: z.string(), minPrice: z.string().optional(), maxPrice: z.string().optional() });
+const binanceLimit = z.object({ limit: z.number().int().positive() });
+const binanceNotional = z.object({ notional: z.string() });
+const binanceBand = z.object({ multiplierUp: z.string(), multiplierDown: z.string() });
+
+/** A stated price bound, or nothing when the exchange writes 0 (no bound). */
+const bound = (v: string | number | null | undefined): string | undefined => {
+  if (v === undefined || v === null) return undefined;
+  const text = String(v);
+  return Number(text) > 0 ? text : undefined;
+};
+
+type Limits = NonNullable<Instrument['limits']>;
+/** Drops absent entries so an instrument that states nothing has no `limits` at all. */
+function limitsOf(l: Limits): { limits?: Limits } {
+  const kept = Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)) as Limits;
+  return Object.keys(kept).length ? { limits: kept } : {};
+}
 const binanceLot = z.object({ stepSize: z.string(), minQty: z.string(), maxQty: z.string() });
 
 export function parseBinanceInstruments(body: unknown): Instrument[] {
@@ -68,6 +85,11 @@ export function parseBinanceInstruments(body: unknown): Instrument[] {
       const price = binanceFilter.safeParse(s.filters.find((f) => f.filterType === 'PRICE_FILTER'));
       const lot = binanceLot.safeParse(s.filters.find((f) => f.filterType === 'LOT_SIZE'));
       if (!price.success || !lot.success) return [];
+      const filter = <T>(schema: z.ZodType<T>, type: string): T | undefined => {
+        const r = schema.safeParse(s.filters.find((f) => f.filterType === type));
+        return r.success ? r.data : undefined;
+      };
+      const band = filter(binanceBand, 'PERCENT_PRICE');
       return [
         {
           symbol: s.symbol,
@@ -83,6 +105,14 @@ export function parseBinanceInstruments(body: unknown): Instrument[] {
           contractValue: 1,
           precision: s.pricePrecision,
           quantityPrecision: s.quantityPrecision,
+          ...limitsOf({
+            minPrice: bound(price.data.minPrice),
+            maxPrice: bound(price.data.maxPrice),
+            minNotional: bound(filter(binanceNotional, 'MIN_NOTIONAL')?.notional),
+            priceBand: band ? { up: band.multiplierUp, down: band.multiplierDown } : undefined,
+            maxOrders: filter(binanceLimit, 'MAX_NUM_ORDERS')?.limit,
+            maxConditionalOrders: filter(binanceLimit, 'MAX_NUM_ALGO_ORDERS')?.limit,
+          }),
         },
       ];
     });
@@ -104,8 +134,8 @@ const bybitItemSchema = z.object({
   quoteCoin: z.string(),
   settleCoin: z.string(),
   priceScale: num,
-  priceFilter: z.object({ tickSize: z.string() }),
-  lotSizeFilter: z.object({ qtyStep: z.string(), minOrderQty: z.string(), maxOrderQty: z.string() }),
+  priceFilter: z.object({ tickSize: z.string(), minPrice: z.string().optional(), maxPrice: z.string().optional() }),
+  lotSizeFilter: z.object({ qtyStep: z.string(), minOrderQty: z.string(), maxOrderQty: z.string(), minNotionalValue: z.string().optional() }),
 });
 
 /** One page: its items and the cursor of the next (empty when done). Bybit errors come with HTTP 200 (trap 9). */
@@ -134,6 +164,14 @@ export function parseBybitInstrumentsPage(body: unknown): { items: Instrument[];
         contractValue: 1,
         precision: i.priceScale,
         quantityPrecision: decimals(i.lotSizeFilter.qtyStep),
+        // bybit.md (order/create): at most 10 active conditional orders per symbol; 500 open orders in all.
+        ...limitsOf({
+          minPrice: bound(i.priceFilter.minPrice),
+          maxPrice: bound(i.priceFilter.maxPrice),
+          minNotional: inverse ? undefined : bound(i.lotSizeFilter.minNotionalValue),
+          maxOrders: 500,
+          maxConditionalOrders: 10,
+        }),
       },
     ];
   });
@@ -157,6 +195,7 @@ const bitmexSchema = z.array(
     underlyingToPositionMultiplier: z.number().nullable(),
     isInverse: z.boolean(),
     isQuanto: z.boolean(),
+    maxPrice: z.number().nullable().optional(),
   }),
 );
 
@@ -189,6 +228,8 @@ export function parseBitmexInstruments(body: unknown): Instrument[] {
         contractValue,
         precision: decimals(r.tickSize),
         quantityPrecision: decimals(r.lotSize),
+        // BitMEX allows 200 open orders per symbol (its API's order limits).
+        ...limitsOf({ maxPrice: bound(r.maxPrice), maxOrders: 200 }),
       },
     ];
   });

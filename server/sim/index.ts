@@ -15,6 +15,7 @@ import { registerOkxRest } from './okx/rest';
 import { registerOkxWs } from './okx/ws';
 import { createPaper, FAULT_ANSWERS } from './paper';
 import { registerPaperControl } from './paper/control';
+import { refuseHook } from './paper/faults';
 import { PRIVATE_REGISTRARS } from './private';
 
 export interface SimPluginOptions {
@@ -83,6 +84,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
           // Signed endpoints (private/README.md) and the paper venue, behind the fault hooks.
           await scope.register(async (priv) => {
             priv.addHook('onRequest', paper.faults.hook(exchange, FAULT_ANSWERS[exchange]));
+            priv.addHook('preHandler', refuseHook(paper.faults, exchange, FAULT_ANSWERS[exchange]));
             PRIVATE_REGISTRARS[exchange](priv, { seed: market.seed, now: market.now });
             const runtime = paper.runtimes.get(exchange);
             const venue = paper.venues[exchange];

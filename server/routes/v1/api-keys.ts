@@ -152,22 +152,23 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
     async (req) => listTransactions(app.db, currentUser(req).id, req.params.id, req.query),
   );
 
-  // Server custody (issue 13): the owner's consent to keep the key's credentials sealed on the
-  // server while managed brackets run. Turning it off deletes them and stops the key's managed brackets.
+  // Server custody (issues 13, 21): the owner's consent to keep the key's credentials sealed on the
+  // server while its brackets are guarded. Turning it off deletes them and stops guarding the key's
+  // brackets — refused while a bracket waits for its entry (the server is to place that stop).
   app.put(
     '/:id/server-custody',
     {
       onRequest: app.requireUser,
-      schema: { tags: ['api-keys'], summary: 'Allow the server to manage brackets with this key (credentials sealed while they run)', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors } },
+      schema: { tags: ['api-keys'], summary: 'Allow the server to guard brackets with this key (credentials sealed while they run); 409 when the server has no SERVER_SECRET', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors, 409: errorResponseSchema } },
     },
-    async (req) => toApiKeyDto(await setServerCustody(app.db, currentUser(req).id, req.params.id, true)),
+    async (req) => toApiKeyDto(await setServerCustody(app.db, currentUser(req).id, req.params.id, true, Boolean(app.config.SERVER_SECRET))),
   );
 
   app.delete(
     '/:id/server-custody',
     {
       onRequest: app.requireUser,
-      schema: { tags: ['api-keys'], summary: 'Withdraw it: sealed credentials deleted, managed brackets of the key stopped (orders stay)', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors } },
+      schema: { tags: ['api-keys'], summary: 'Withdraw it: sealed credentials deleted, guarding of the key\'s brackets stopped (orders stay); 409 while a bracket waits for its entry', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors, 409: errorResponseSchema } },
     },
     async (req) => toApiKeyDto(await setServerCustody(app.db, currentUser(req).id, req.params.id, false)),
   );

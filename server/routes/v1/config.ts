@@ -10,6 +10,7 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
     version: app.buildVersion,
     sentryDsn: app.config.SENTRY_DSN ?? null,
     mail: Boolean(app.config.SMTP_URL),
+    custody: Boolean(app.config.SERVER_SECRET),
     exchanges: app.config.MARKET_DATA === 'sim' ? simEndpoints() : LIVE_ENDPOINTS,
   };
   app.get('/config', { schema: { tags: ['config'], summary: 'Run-time configuration of the web app', response: { 200: appConfigSchema } } }, async (_req, reply) => {

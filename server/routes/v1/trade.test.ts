@@ -5,10 +5,11 @@
  * fills recorded once for the admin's volume, and funded-user limits.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
 import type { Balance, BracketResult, Fill, Order, Position } from '../../../src/api/contracts/trading';
 import { fills } from '../../db/schema-fills';
+import { LEVERAGE_RULES } from '../../services/trading/leverage-rules';
 import { manualClock } from '../../sim/testing';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
 
@@ -85,6 +86,9 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     expect(c.statusCode).toBe(200);
     const res = await t.client.post('/v1/api-keys', { name: `${exchange} key`, exchange, network, ...c.json<SimCredentials>(), keyPassword: KEY_PASSWORD }, { token: who.accessToken });
     expect(res.statusCode, res.body).toBe(201);
+    // Brackets are guarded by the server: the owner's consent for the key (issue 21).
+    const custody = await t.client.put(`/v1/api-keys/${res.json<ApiKey>().id}/server-custody`, undefined, { token: who.accessToken });
+    expect(custody.statusCode, custody.body).toBe(200);
     return res.json<ApiKey>();
   };
   const call = (who: SignedIn, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, password = KEY_PASSWORD) =>
@@ -159,6 +163,11 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       expect(wrong.json()).toMatchObject({ message: 'Wrong key password' });
       expect((await call(other, 'GET', `${base()}/balance`)).statusCode).toBe(404);
       expect((await call(user, 'GET', `/v1/trade/${UUID0}/balance`)).statusCode).toBe(404);
+      // The managed-bracket list too: someone else's key is not found, not an empty list.
+      expect((await call(user, 'GET', `${base()}/managed`)).statusCode).toBe(200);
+      const managed = await call(other, 'GET', `${base()}/managed`);
+      expect(managed.statusCode).toBe(404);
+      expect(managed.json()).toEqual({ message: 'API key not found' });
       const noPassword = await t.client.get(`${base()}/balance`, { token: user.accessToken });
       expect(noPassword.statusCode).toBe(400);
     });
@@ -282,6 +291,12 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     it('leverage and margin mode', async () => {
       const lev = await call(user, 'PUT', `${base()}/leverage`, { symbol: v.symbol, leverage: 5 });
       expect(lev.statusCode, lev.body).toBe(200);
+      // A leverage the exchange does not take is a 400 in words before anything is sent (Binance: whole numbers).
+      const bad = { binance: 1.5, bybit: 2.345, okx: 0.001, bitmex: 100.5 }[v.exchange];
+      const refused = await call(user, 'PUT', `${base()}/leverage`, { symbol: v.symbol, leverage: bad });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json<{ fields: Record<string, string> }>().fields.leverage).toBe(LEVERAGE_RULES[v.exchange].text);
+      if (v.exchange === 'binance') expect(refused.json<{ message: string }>().message).toBe('Invalid leverage: Binance takes whole-number leverage: 1 to 125');
       const mm = await call(user, 'PUT', `${base()}/margin-mode`, { symbol: v.symbol, marginMode: 'ISOLATED' });
       expect(mm.statusCode, mm.body).toBe(200);
       const back = await call(user, 'PUT', `${base()}/margin-mode`, { symbol: v.symbol, marginMode: 'CROSS' });
@@ -339,6 +354,9 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       // Not an admin: 403; not a funded user: 404.
       expect((await call(other, 'GET', `/v1/users/${funded.id}/trade/${fkey.id}/balance`)).statusCode).toBe(403);
       expect((await call(admin, 'GET', `/v1/users/${user.id}/trade/${key.id}/balance`)).statusCode).toBe(404);
+      // The admin twin of the managed list: the funded user's key answers, another user's key is a 404.
+      expect((await call(admin, 'GET', `/v1/users/${funded.id}/trade/${fkey.id}/managed`)).statusCode).toBe(200);
+      expect((await call(admin, 'GET', `/v1/users/${funded.id}/trade/${key.id}/managed`)).statusCode).toBe(404);
       const close = await call(funded, 'POST', `${fb}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
       expect(close.statusCode, close.body).toBe(201);
     });
@@ -357,6 +375,38 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
     }
   });
 });
+
+/**
+ * Holds every timer of exactly `ms` (the simulator's injected latency) until `release()`: the test,
+ * not a race between two real timers, decides when the exchange answers. Other timers run as usual.
+ */
+function holdTimersOf(ms: number) {
+  const realSetTimeout = globalThis.setTimeout;
+  const held: Array<() => void> = [];
+  const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, delay?: number, ...args: unknown[]) => {
+    if (delay !== ms) return realSetTimeout(fn, delay, ...args);
+    held.push(() => fn(...args));
+    return realSetTimeout(() => undefined, 0);
+  }) as typeof setTimeout);
+  return {
+    waiting: () => held.length,
+    release: () => {
+      spy.mockRestore();
+      for (const run of held.splice(0)) run();
+    },
+  };
+}
+
+/** Polls `ok`; the cap only turns a hang into a clear failure (it is no speed limit). */
+async function until<T>(what: string, ok: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await ok();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 describe.each(TEST_DRIVERS)('/v1/trade against exchange faults on %s (simulator fault hooks)', (driver) => {
   let t: TestApp;
@@ -384,28 +434,41 @@ describe.each(TEST_DRIVERS)('/v1/trade against exchange faults on %s (simulator 
     const limited = await call('GET', '/balance');
     expect(limited.statusCode).toBe(429);
     expect(limited.json<{ message: string }>().message).toMatch(/^binance: Too many requests/);
+    // The exchange's own wait (its Retry-After: 1) reaches the client.
+    expect(limited.headers['retry-after']).toBe('1');
     await clear();
     // Binance said "retry after 1 s": this server holds the key's calls until then instead of hammering it.
     const held = await call('GET', '/balance');
     expect(held.statusCode).toBe(429);
     expect(held.json<{ message: string }>().message).toMatch(/holds further requests for 1 s/);
+    expect(held.headers['retry-after']).toBe('1');
     await new Promise((r) => setTimeout(r, 1_100));
     expect((await call('GET', '/balance')).statusCode).toBe(200);
   });
 
   it('a slow exchange → 504 within the timeout; the order is never sent twice and its fate is checked by client id', async () => {
-    await fault({ latencyMs: 1_500 });
-    const started = Date.now();
-    const res = await call('POST', '/orders', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', qty: '0.010', clientOrderId: `slow${driver}` });
-    expect(res.statusCode).toBe(504);
-    expect(Date.now() - started).toBeLessThan(1_500);
-    expect(res.json<{ message: string }>().message).toMatch(new RegExp(`no answer within 0.4 s\\. Whether the order was placed is unknown: it has client id slow${driver}`));
-    await clear();
-    await new Promise((r) => setTimeout(r, 1_700));
-    // The delayed request went through once; nothing retried it.
+    // The exchange holds the order until the test releases it: the server's 0.4 s timeout has
+    // nothing to race against, and every request that reaches the exchange meanwhile is counted.
+    await fault({ latencyMs: 1_357 });
+    const exchange = holdTimersOf(1_357);
+    try {
+      const res = await call('POST', '/orders', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', qty: '0.010', clientOrderId: `slow${driver}` });
+      expect(res.statusCode).toBe(504);
+      expect(res.json<{ message: string }>().message).toMatch(new RegExp(`no answer within 0.4 s\\. Whether the order was placed is unknown: it has client id slow${driver}`));
+      // Held at the exchange, unanswered: the order (sent once) and the server's look-up of its fate by client id.
+      expect(exchange.waiting()).toBe(2);
+      await clear();
+      exchange.release(); // the exchange now takes the held order
+    } finally {
+      exchange.release();
+    }
+    // The held request went through once; nothing retried it.
+    const history = await until('the held order to reach the exchange', async () => {
+      const h = (await call('GET', '/orders/history?symbol=BTCUSDT')).json<{ data: Order[] }>();
+      return h.data.some((o) => o.clientOrderId === `slow${driver}`) ? h : null;
+    });
+    expect(history.data.filter((o) => o.clientOrderId === `slow${driver}`)).toHaveLength(1);
     const positions = (await call('GET', '/positions')).json<Position[]>();
     expect(positions.map((p) => Number(p.size))).toEqual([0.01]);
-    const history = (await call('GET', '/orders/history?symbol=BTCUSDT')).json<{ data: Order[] }>();
-    expect(history.data.filter((o) => o.clientOrderId === `slow${driver}`)).toHaveLength(1);
   });
 });

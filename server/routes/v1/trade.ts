@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { KEY_PASSWORD_HEADER, keyPasswordHeadersSchema } from '../../../src/api/contracts/api-keys';
 import { errorResponseSchema, messageResponseSchema } from '../../../src/api/contracts/common';
+import { tradeLimitsStatusSchema } from '../../../src/api/contracts/funded-users';
 import type { FeatureFlagKey } from '../../../src/api/contracts/feature-flags';
 import {
   amendOrderBodySchema,
@@ -11,10 +12,13 @@ import {
   bracketBodySchema,
   bracketResultSchema,
   cancelAllQuerySchema,
+  clientOrderIdSchema,
   closePositionBodySchema,
   fillSchema,
   historyQuerySchema,
+  IDEMPOTENCY_HEADER,
   ladderBodySchema,
+  ladderPartialSchema,
   leverageBodySchema,
   managedBracketInfoSchema,
   marginModeBodySchema,
@@ -26,13 +30,18 @@ import {
   tradeCursorPageSchema,
   type Order,
 } from '../../../src/api/contracts/trading';
-import { conflict, forbidden, HttpError, notFound } from '../../lib/http-error';
-import { CUSTODY_REQUIRED_MESSAGE, listManagedBrackets, startManagedBracket } from '../../services/jobs/managed-brackets';
+import { forbidden, HttpError, notFound } from '../../lib/http-error';
+import { placeGuardedBracket } from '../../services/jobs/guarded-bracket';
+import { listManagedBrackets } from '../../services/jobs/managed-brackets';
 import { currentUser } from '../../plugins/authenticate';
+import { getApiKey } from '../../services/api-keys';
 import { getFundedUser, USER_NOT_FOUND } from '../../services/funded-users';
 import { tagOrder } from '../../services/trading/ids';
-import { limitsFor } from '../../services/trading/limits';
-import { checkPrice, checkQty, closePosition, executeNonTriggered, placeBracket, placeLadder, placeOrder } from '../../services/trading/orders';
+import { leverageProblem } from '../../services/trading/leverage-rules';
+import { recordAdminTrade } from '../../services/trading/admin-audit';
+import { limitsFor, tradeLimitsStatus } from '../../services/trading/limits';
+import { idempotent, type Answer } from '../../services/trading/idempotency';
+import { checkPrice, checkQty, closePosition, executeNonTriggered, LadderPartial, placeLadder, placeOrder } from '../../services/trading/orders';
 import { openTradeSession, tagged, type TradeSession, type TradeSessionDeps } from '../../services/trading/session';
 
 const errors = {
@@ -65,6 +74,22 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
   const orderParams = opts.asAdmin ? orderIdParamsSchema.extend({ userId: z.uuid() }) : orderIdParamsSchema;
   const tags = ['trade'];
 
+  if (opts.asAdmin) {
+    // Issue 21: every mutating admin request on a funded user's key leaves one audit row, written once
+    // the answer is final (onSend: its status and message are known). Never the headers (the key
+    // password is one); a failed write is logged and the answer goes out unchanged.
+    app.addHook('onSend', async (req, reply, payload) => {
+      const actor = req.authUser;
+      if (req.method === 'GET' || req.method === 'HEAD' || actor?.role !== 'admin') return payload;
+      try {
+        await recordAdminTrade(opts.db, { actorId: actor.id, params: req.params, method: req.method, route: req.routeOptions.url ?? req.url, body: req.body, status: reply.statusCode, payload });
+      } catch (err) {
+        req.log.error({ err: err instanceof Error ? err.message : String(err) }, 'could not write the admin trade audit');
+      }
+      return payload;
+    });
+  }
+
   /** The key's owner: the signed-in user, or (admin routes) the funded user named in the path. */
   const ownerOf = async (req: FastifyRequest): Promise<string> => {
     const me = currentUser(req);
@@ -78,11 +103,7 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
     const owner = await ownerOf(req);
     const { apiKeyId } = req.params as { apiKeyId: string };
     const password = (req.headers as Record<string, string>)[KEY_PASSWORD_HEADER];
-    const s = await openTradeSession(opts, owner, apiKeyId, password);
-    if (opts.asAdmin && req.method !== 'GET') {
-      req.log.info({ actorId: currentUser(req).id, ownerId: owner, apiKeyId, action: `${req.method} ${req.routeOptions.url}` }, 'admin trading for a funded user');
-    }
-    return s;
+    return openTradeSession(opts, owner, apiKeyId, password);
   };
 
   const requireFlag = async (flag: FeatureFlagKey) => {
@@ -146,55 +167,67 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
     },
   );
 
-  app.post('/orders', route('Place one order', { params, body: placeOrderBodySchema, response: { 201: orderSchema, ...errors } }), async (req, reply) => {
+  /**
+   * A mutating request under its idempotency key (issue 21: a retry never doubles): the first runs,
+   * a retry answers its stored answer. `run(true)` is a re-run after a 5xx: it looks up before placing.
+   */
+  const once = async <T, S extends 200 | 201 | 207>(s: TradeSession, clientId: string | undefined, what: { route: string; body: unknown; field: string }, run: (reconcile: boolean) => Promise<Answer<T, S>>) =>
+    idempotent({ db: opts.db, apiKeyId: s.key.id, userId: s.key.userId }, { clientId, ...what }, run);
+
+  app.post('/orders', route('Place one order (`clientOrderId`: a retry answers the first order)', { params, body: placeOrderBodySchema, response: { 201: orderSchema, ...errors } }), async (req, reply) => {
     const s = await session(req);
-    const order = await placeOrder(s, req.body, await limitsFor(opts.db, s.key.userId));
+    const limits = await limitsFor(opts.db, s.key.userId);
+    const answer = await once(s, req.body.clientOrderId, { route: 'order', body: req.body, field: 'clientOrderId' }, async (reconcile) => ({ status: 201 as const, body: await placeOrder(s, req.body, limits, reconcile) }));
     void recordAfter(s, req.body.symbol);
-    return reply.code(201).send(order);
+    return reply.code(answer.status).send(answer.body);
   });
 
   app.post(
     '/brackets',
-    route('Entry + reduce-only stop-loss + 1–5 take-profits; a filled entry is never left without its stop', {
+    route('Entry + reduce-only stop-loss + 1–5 take-profits, all or nothing, guarded by the server (a resting entry gets its stop when it fills; the rest is cancelled when the position closes)', {
       params,
       body: bracketBodySchema,
-      response: { 201: bracketResultSchema, ...errors },
+      response: { 201: bracketResultSchema, 207: bracketResultSchema, ...errors },
     }),
     async (req, reply) => {
-      const { managed } = req.body;
-      if (managed) await requireFlag('FF_ENABLE_SEMI_AUTO');
+      if (req.body.managed) await requireFlag('FF_ENABLE_SEMI_AUTO');
       const s = await session(req);
-      // Refused before anything is placed: a managed bracket needs the key's consent.
-      if (managed && !s.key.serverCustodyAt) throw conflict(CUSTODY_REQUIRED_MESSAGE, { managed: CUSTODY_REQUIRED_MESSAGE });
-      const placed = await placeBracket(s, req.body, await limitsFor(opts.db, s.key.userId));
+      const limits = await limitsFor(opts.db, s.key.userId);
+      const deps = { db: opts.db, secret: app.config.SERVER_SECRET, log: req.log };
+      const answer = await once(s, req.body.clientOrderId, { route: 'bracket', body: req.body, field: 'clientOrderId' }, (reconcile) => placeGuardedBracket(deps, s, req.body, limits, reconcile));
       void recordAfter(s, req.body.symbol);
-      let isManaged = false;
-      if (managed) {
-        try {
-          await startManagedBracket(opts.db, app.config.SERVER_SECRET ?? '', s.key, s.credentials(), s.instrument(req.body.symbol), { side: req.body.side, managed }, { ...placed, managed: true });
-          isManaged = true;
-        } catch (err) {
-          // The orders stand (the stop protects the entry); only the management did not start.
-          req.log.error({ err }, 'Could not start managing a bracket');
-        }
-      }
-      return reply.code(201).send({ ...placed, managed: isManaged });
+      return reply.code(answer.status).send(answer.body);
     },
   );
 
   app.get(
     '/managed',
     { onRequest: guard, schema: { tags, summary: 'Brackets the server manages on this key (FF_ENABLE_SEMI_AUTO)', security, params, response: { 200: z.array(managedBracketInfoSchema), ...errors } } },
-    async (req) => listManagedBrackets(opts.db, await ownerOf(req), (req.params as { apiKeyId: string }).apiKeyId),
+    async (req) => {
+      const owner = await ownerOf(req);
+      // Someone else's key is a 404 here as on every other route, not an empty list.
+      const key = await getApiKey(opts.db, owner, req.params.apiKeyId);
+      return listManagedBrackets(opts.db, owner, key.id);
+    },
   );
 
   app.post(
     '/ladders',
-    route('FF_LADDER_ORDERS: count limit orders between two prices', { params, body: ladderBodySchema, response: { 201: z.array(orderSchema), ...errors } }),
+    route('FF_LADDER_ORDERS: count limit orders between two prices, all or nothing (207 names what stayed live when undoing failed)', {
+      params,
+      body: ladderBodySchema,
+      response: { 201: z.array(orderSchema), 207: ladderPartialSchema, ...errors },
+    }),
     async (req, reply) => {
       await requireFlag('FF_LADDER_ORDERS');
       const s = await session(req);
-      return reply.code(201).send(await placeLadder(s, req.body, await limitsFor(opts.db, s.key.userId)));
+      const limits = await limitsFor(opts.db, s.key.userId);
+      const answer = await once<Order[] | { message: string; orders: Order[] }, 201 | 207>(s, req.body.clientOrderId, { route: 'ladder', body: req.body, field: 'clientOrderId' }, async (reconcile) => {
+        const placed = await placeLadder(s, req.body, limits, reconcile);
+        return placed instanceof LadderPartial ? { status: 207 as const, body: { message: placed.message, orders: placed.orders } } : { status: 201 as const, body: placed };
+      });
+      void recordAfter(s, req.body.symbol);
+      return reply.code(answer.status).send(answer.body);
     },
   );
 
@@ -223,12 +256,24 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
     return tagOrder(await s.run((c) => c.cancel(inst, req.params.orderId)));
   });
 
-  app.delete('/orders', route('Cancel every open order of a symbol', { params, querystring: cancelAllQuerySchema, response: { 200: messageResponseSchema, ...errors } }), async (req) => {
-    const s = await session(req);
-    const inst = s.instrument(req.query.symbol);
-    await s.run((c) => c.cancelAll(inst));
-    return { message: `Cancelled all open ${inst.symbol} orders` };
-  });
+  app.delete(
+    '/orders',
+    route('Cancel every open order of a symbol (`Idempotency-Key`: a retry answers the first, cancelling nothing placed since)', {
+      params,
+      querystring: cancelAllQuerySchema,
+      headers: keyPasswordHeadersSchema.extend({ [IDEMPOTENCY_HEADER]: clientOrderIdSchema.optional() }),
+      response: { 200: messageResponseSchema, ...errors },
+    }),
+    async (req) => {
+      const s = await session(req);
+      const inst = s.instrument(req.query.symbol);
+      const answer = await once(s, req.headers[IDEMPOTENCY_HEADER], { route: 'cancel-all', body: { symbol: inst.symbol }, field: IDEMPOTENCY_HEADER }, async () => {
+        await s.run((c) => c.cancelAll(inst));
+        return { status: 200 as const, body: { message: `Cancelled all open ${inst.symbol} orders` } };
+      });
+      return answer.body;
+    },
+  );
 
   app.post(
     '/orders/:orderId/execute',
@@ -252,13 +297,17 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
     route('Close a percentage of a position at market or at a limit price (reduce-only)', { params, body: closePositionBodySchema, response: { 201: orderSchema, ...errors } }),
     async (req, reply) => {
       const s = await session(req);
-      const order = await closePosition(s, req.body);
+      const answer = await once(s, req.body.clientOrderId, { route: 'close', body: req.body, field: 'clientOrderId' }, async (reconcile) => ({ status: 201 as const, body: await closePosition(s, req.body, reconcile) }));
       void recordAfter(s, req.body.symbol);
-      return reply.code(201).send(order);
+      return reply.code(answer.status).send(answer.body);
     },
   );
 
   app.put('/leverage', route("Set a symbol's leverage", { params, body: leverageBodySchema, response: { 200: messageResponseSchema, ...errors } }), async (req) => {
+    // The exchange's own rules (leverage-rules.ts) before the key is opened: nothing is sent, no password is tried.
+    const { exchange } = await getApiKey(opts.db, await ownerOf(req), req.params.apiKeyId);
+    const problem = leverageProblem(exchange, req.body.leverage);
+    if (problem) throw new HttpError(400, `Invalid leverage: ${problem}`, { leverage: problem });
     const s = await session(req);
     const inst = s.instrument(req.body.symbol);
     await (await limitsFor(opts.db, s.key.userId)).leverage(s, inst, req.body.leverage);
@@ -272,6 +321,15 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
     await s.run((c) => c.setMarginMode(inst, req.body.marginMode));
     return { message: `Margin mode of ${inst.symbol} set to ${req.body.marginMode.toLowerCase()}` };
   });
+
+  app.get(
+    '/limits',
+    route("Funded users: today's loss (every symbol, realised − fees + open PnL, USD) against the daily loss limit, and whether new risk is locked until 00:00 UTC", {
+      params,
+      response: { 200: tradeLimitsStatusSchema, ...errors },
+    }),
+    async (req) => tradeLimitsStatus(opts.db, await session(req)),
+  );
 
   /** After an order, the fills it made are recorded in the background (a failure only delays them to the next read). */
   async function recordAfter(s: TradeSession, symbol: string): Promise<void> {

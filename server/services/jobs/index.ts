@@ -6,7 +6,7 @@ import { emailNotification } from '../notifications';
 import type { OpenStreamSocket } from '../scanner/streams';
 import { alertWatchHandler, ensureAlertJobs } from './alert-watch';
 import type { TradingConnectors } from '../trading/connect';
-import { bracketJobHandler, type BracketJobOptions } from './managed-brackets';
+import { bracketJobHandler, type BracketJobOptions } from './bracket-guard';
 import { MarketFeed } from './market-feed';
 import { JobRunner, type JobHandler } from './runner';
 

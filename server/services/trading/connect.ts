@@ -161,5 +161,6 @@ export function tradingInstrument(i: Instrument): TradingInstrument {
     minQty: s(i.minQty),
     maxQty: s(i.maxQty),
     contractValue: s(i.contractValue),
+    ...(i.limits ? { limits: i.limits } : {}),
   };
 }

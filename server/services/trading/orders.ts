@@ -1,30 +1,24 @@
-import { add, cmp, dec, div, isMultipleOf, isZero, mul, roundToStep, str, sub, type Decimal } from '../../../src/api/contracts/decimal';
-import type { BracketBody, ClosePositionBody, LadderBody, Order, PlaceOrderBody, Position } from '../../../src/api/contracts/trading';
-import type { NewOrder, TradingInstrument } from '../../exchanges/trading';
+import { add, cmp, dec, div, isZero, mul, roundToStep, str, sub, type Decimal } from '../../../src/api/contracts/decimal';
+import type { ClosePositionBody, LadderBody, Order, PlaceOrderBody } from '../../../src/api/contracts/trading';
+import { isConditional, type NewOrder, type TradingInstrument } from '../../exchanges/trading';
 import { badRequest, HttpError } from '../../lib/http-error';
-import { legId, newBracketId, newClientOrderId, tagOrder } from './ids';
+import { ladderIdFor, ladderLegId, newClientOrderId, tagOrder } from './ids';
+import { UndoneError } from './idempotency';
 import type { LimitsCheck } from './limits';
+import { checkLegs, checkPrice, checkQty, type Leg } from './preflight';
 import type { TradeSession } from './session';
 
 /**
  * The order paths of `/v1/trade` (DESIGN §3.2): every price and size checked against the instrument
  * (400 naming the field, nothing sent), funded-user limits (422 naming the limit), then the exchange.
- * A request that timed out is reconciled by its client order id, never blindly retried.
+ * A request that timed out is reconciled by its client order id, never blindly retried; a request
+ * retried after a 5xx (`reconcile`) looks its orders up by client id before placing anything.
+ * Brackets live in brackets.ts.
  */
 
 const ZERO = dec(0);
 
-/** 400 unless `value` is on the instrument's grid and within its bounds. */
-export function checkPrice(inst: TradingInstrument, value: string, field: string): void {
-  if (!isMultipleOf(dec(value), dec(inst.tickSize))) throw badRequest(`${field} must be a multiple of the tick size ${inst.tickSize}`, { [field]: `Use a multiple of ${inst.tickSize}` });
-}
-
-export function checkQty(inst: TradingInstrument, value: string, field = 'qty'): void {
-  const q = dec(value);
-  if (!isMultipleOf(q, dec(inst.stepSize))) throw badRequest(`${field} must be a multiple of the step size ${inst.stepSize}`, { [field]: `Use a multiple of ${inst.stepSize}` });
-  if (cmp(q, dec(inst.minQty)) < 0) throw badRequest(`${field} is below the minimum ${inst.minQty}`, { [field]: `At least ${inst.minQty}` });
-  if (!isZero(dec(inst.maxQty)) && cmp(q, dec(inst.maxQty)) > 0) throw badRequest(`${field} is above the maximum ${inst.maxQty}`, { [field]: `At most ${inst.maxQty}` });
-}
+export { checkPrice, checkQty };
 
 /**
  * Places one order; when the exchange does not answer in time, asks it for the client order id: the
@@ -44,13 +38,18 @@ export async function placeReconciled(s: TradeSession, order: NewOrder): Promise
   }
 }
 
-export async function placeOrder(s: TradeSession, body: PlaceOrderBody, limits: LimitsCheck): Promise<Order> {
+/** A retry of a request that may have placed `order`: the exchange's order with its client id, if any. */
+async function alreadyPlaced(s: TradeSession, inst: TradingInstrument, order: NewOrder): Promise<Order | null> {
+  const found = await s.run((c) => c.orderByClientId(inst, order.clientOrderId, isConditional(order.type)));
+  return found ? tagOrder(found) : null;
+}
+
+export async function placeOrder(s: TradeSession, body: PlaceOrderBody, limits: LimitsCheck, reconcile = false): Promise<Order> {
   const inst = s.instrument(body.symbol);
   checkQty(inst, body.qty);
   if (body.price) checkPrice(inst, body.price, 'price');
   if (body.triggerPrice) checkPrice(inst, body.triggerPrice, 'triggerPrice');
-  await limits.order(s, { inst, side: body.side, qty: body.qty, price: body.price ?? body.triggerPrice ?? null, stop: null, reduceOnly: body.reduceOnly });
-  return placeReconciled(s, {
+  const order: NewOrder = {
     symbol: inst.exchangeSymbol,
     side: body.side,
     type: body.type,
@@ -61,7 +60,13 @@ export async function placeOrder(s: TradeSession, body: PlaceOrderBody, limits: 
     postOnly: body.postOnly,
     timeInForce: body.timeInForce,
     clientOrderId: body.clientOrderId ?? newClientOrderId(),
-  });
+  };
+  if (reconcile) {
+    const found = await alreadyPlaced(s, inst, order);
+    if (found) return found;
+  }
+  await limits.order(s, { inst, side: body.side, qty: body.qty, price: body.price ?? body.triggerPrice ?? null, stop: null, reduceOnly: body.reduceOnly });
+  return placeReconciled(s, order);
 }
 
 /** Splits `qty` by percentages, each rounded down to the step; the last part takes the remainder. */
@@ -82,131 +87,45 @@ export function splitQty(inst: TradingInstrument, qty: string, percents: number[
   return parts.map(str);
 }
 
-export interface BracketResult {
-  bracketId: string;
-  orders: Order[];
+/** A ladder refused part-way whose undoing failed (207): what is still live. */
+export class LadderPartial {
+  constructor(
+    readonly message: string,
+    readonly orders: Order[],
+  ) {}
 }
 
 /**
- * Entry, then a reduce-only stop-loss and the take-profits. The protective legs are conditional
- * reduce-only orders (they wait for their trigger whether or not the entry has filled). If the stop
- * cannot be placed once the entry has filled, the position is closed at market and the answer is a 422
- * saying so: a filled entry is never left without its stop.
+ * `count` limit orders between `from` and `to` (FF_LADDER_ORDERS): equal sizes, or growing towards
+ * `to` (weighted). All or nothing like a bracket: every order is checked before the first is sent;
+ * a refused order cancels those placed and closes at market what they filled (an opening ladder),
+ * and the answer says so. When undoing fails the answer is a `LadderPartial` (207) naming what is live.
  */
-export async function placeBracket(s: TradeSession, body: BracketBody, limits: LimitsCheck): Promise<BracketResult> {
+export async function placeLadder(s: TradeSession, body: LadderBody, limits: LimitsCheck, reconcile = false): Promise<Order[] | LadderPartial> {
   const inst = s.instrument(body.symbol);
   checkQty(inst, body.qty);
-  const { entry, stopLoss, takeProfits } = body;
-  if (entry.price) checkPrice(inst, entry.price, 'entry.price');
-  if (entry.triggerPrice) checkPrice(inst, entry.triggerPrice, 'entry.triggerPrice');
-  checkPrice(inst, stopLoss.triggerPrice, 'stopLoss.triggerPrice');
-  takeProfits.forEach((tp, i) => checkPrice(inst, tp.price, `takeProfits.${i}.price`));
-  const parts = splitQty(inst, body.qty, takeProfits.map((t) => t.qtyPercent));
-  parts.forEach((q, i) => {
-    if (cmp(dec(q), dec(inst.minQty)) < 0 || isZero(dec(q))) {
-      throw badRequest(`Take-profit ${i + 1} would be ${q}, below the minimum size ${inst.minQty}`, { [`takeProfits.${i}.qtyPercent`]: `Too small: at least ${inst.minQty}` });
+  checkPrice(inst, body.from, 'from', 'The first price');
+  checkPrice(inst, body.to, 'to', 'The last price');
+  const ladderId = ladderIdFor(s.key.id, body.clientOrderId);
+  const legs = ladderLegs(inst, body, ladderId);
+  const [last, openOrders] = await Promise.all([s.run((c) => c.lastPrice(inst)), s.run((c) => c.openOrders(inst))]);
+  checkLegs(inst, legs, { last, openOrders }, 'count');
+  const from = dec(body.from);
+  const worst = body.side === 'BUY' ? (cmp(from, dec(body.to)) > 0 ? body.from : body.to) : cmp(from, dec(body.to)) < 0 ? body.from : body.to;
+  await limits.order(s, { inst, side: body.side, qty: body.qty, price: worst, stop: null, reduceOnly: body.reduceOnly });
+  const placed: Order[] = [];
+  for (const leg of legs) {
+    try {
+      const found = reconcile ? await alreadyPlaced(s, inst, leg.order) : null;
+      placed.push(found ?? (await placeReconciled(s, leg.order)));
+    } catch (err) {
+      return undoLadder(s, inst, body, `${ladderId}X`, placed, leg, err);
     }
-  });
-
-  // The reference price the stop and targets are checked against: the entry's, or the mark for a market entry.
-  const reference = entry.price ?? entry.triggerPrice ?? (await markPrice(s, inst));
-  const long = body.side === 'BUY';
-  const stop = dec(stopLoss.triggerPrice);
-  if ((long && cmp(stop, dec(reference)) >= 0) || (!long && cmp(stop, dec(reference)) <= 0)) {
-    throw badRequest(`The stop-loss must be ${long ? 'below' : 'above'} the entry (${reference})`, { 'stopLoss.triggerPrice': `Must be ${long ? 'below' : 'above'} ${reference}` });
   }
-  takeProfits.forEach((tp, i) => {
-    const p = dec(tp.price);
-    if ((long && cmp(p, dec(reference)) <= 0) || (!long && cmp(p, dec(reference)) >= 0)) {
-      throw badRequest(`Take-profit ${i + 1} must be ${long ? 'above' : 'below'} the entry (${reference})`, { [`takeProfits.${i}.price`]: `Must be ${long ? 'above' : 'below'} ${reference}` });
-    }
-  });
-  await limits.order(s, { inst, side: body.side, qty: body.qty, price: reference, stop: stopLoss.triggerPrice, reduceOnly: false });
-
-  const bracketId = body.clientOrderId && /^BK[A-Za-z0-9]{18}$/.test(body.clientOrderId) ? body.clientOrderId : newBracketId();
-  const exit = long ? ('SELL' as const) : ('BUY' as const);
-  const entryOrder = await placeReconciled(s, {
-    symbol: inst.exchangeSymbol,
-    side: body.side,
-    type: entry.type,
-    qty: body.qty,
-    ...(entry.price ? { price: entry.price } : {}),
-    ...(entry.triggerPrice ? { triggerPrice: entry.triggerPrice } : {}),
-    reduceOnly: false,
-    postOnly: false,
-    timeInForce: 'GTC',
-    clientOrderId: legId(bracketId, 'E'),
-  });
-
-  let stopOrder: Order;
-  try {
-    stopOrder = await placeReconciled(s, {
-      symbol: inst.exchangeSymbol,
-      side: exit,
-      type: 'STOP_MARKET',
-      qty: body.qty,
-      triggerPrice: stopLoss.triggerPrice,
-      reduceOnly: true,
-      postOnly: false,
-      timeInForce: 'GTC',
-      clientOrderId: legId(bracketId, 'S'),
-    });
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    // The entry may have filled (market, or a limit that crossed): flatten what it opened.
-    const filled = await entryFilledQty(s, inst, entryOrder);
-    if (isZero(dec(filled))) {
-      await s.run((c) => c.cancel(inst, entryOrder.id)).catch(() => undefined);
-      throw new HttpError(422, `The stop-loss could not be placed (${reason}); the entry was cancelled`, { 'stopLoss.triggerPrice': reason });
-    }
-    await placeReconciled(s, {
-      symbol: inst.exchangeSymbol,
-      side: exit,
-      type: 'MARKET',
-      qty: filled,
-      reduceOnly: true,
-      postOnly: false,
-      timeInForce: 'GTC',
-      clientOrderId: newClientOrderId(),
-    }).catch(() => undefined);
-    throw new HttpError(422, `The stop-loss could not be placed (${reason}); the filled entry (${filled}) was closed at market`, { 'stopLoss.triggerPrice': reason });
-  }
-
-  const tps: Order[] = [];
-  for (let i = 0; i < takeProfits.length; i++) {
-    tps.push(
-      await placeReconciled(s, {
-        symbol: inst.exchangeSymbol,
-        side: exit,
-        type: 'TAKE_PROFIT',
-        qty: parts[i],
-        price: takeProfits[i].price,
-        triggerPrice: takeProfits[i].price,
-        reduceOnly: true,
-        postOnly: false,
-        timeInForce: 'GTC',
-        clientOrderId: legId(bracketId, `T${i + 1}`),
-      }),
-    );
-  }
-  return { bracketId, orders: [entryOrder, stopOrder, ...tps] };
+  return placed;
 }
 
-async function entryFilledQty(s: TradeSession, inst: TradingInstrument, entry: Order): Promise<string> {
-  const positions = await s.run((c) => c.positions(inst)).catch(() => [] as Position[]);
-  const p = positions.find((x) => x.symbol === inst.symbol && x.side === entry.side);
-  if (p) return str(roundToStep(dec(p.size), dec(inst.stepSize), 'down'));
-  return entry.filledQty;
-}
-
-const markPrice = (s: TradeSession, inst: TradingInstrument): Promise<string> => s.run((c) => c.lastPrice(inst));
-
-/** `count` limit orders between `from` and `to` (FF_LADDER_ORDERS): equal sizes, or growing towards `to` (weighted). */
-export async function placeLadder(s: TradeSession, body: LadderBody, limits: LimitsCheck): Promise<Order[]> {
-  const inst = s.instrument(body.symbol);
-  checkQty(inst, body.qty);
-  checkPrice(inst, body.from, 'from');
-  checkPrice(inst, body.to, 'to');
+function ladderLegs(inst: TradingInstrument, body: LadderBody, ladderId: string): Leg[] {
   const tick = dec(inst.tickSize);
   const from = dec(body.from);
   const span = sub(dec(body.to), from);
@@ -221,31 +140,67 @@ export async function placeLadder(s: TradeSession, body: LadderBody, limits: Lim
   sizes.forEach((q, i) => {
     if (isZero(dec(q)) || cmp(dec(q), dec(inst.minQty)) < 0) throw badRequest(`Order ${i + 1} of the ladder would be ${q}, below the minimum size ${inst.minQty}`, { count: 'Fewer orders or a larger size' });
   });
-  const worst = body.side === 'BUY' ? (cmp(from, dec(body.to)) > 0 ? body.from : body.to) : cmp(from, dec(body.to)) < 0 ? body.from : body.to;
-  await limits.order(s, { inst, side: body.side, qty: body.qty, price: worst, stop: null, reduceOnly: body.reduceOnly });
-  const out: Order[] = [];
-  for (let i = 0; i < body.count; i++) {
-    out.push(
-      await placeReconciled(s, {
-        symbol: inst.exchangeSymbol,
-        side: body.side,
-        type: 'LIMIT',
-        qty: sizes[i],
-        price: prices[i],
-        reduceOnly: body.reduceOnly,
-        postOnly: body.postOnly,
-        timeInForce: 'GTC',
-        clientOrderId: newClientOrderId(),
-      }),
-    );
+  return sizes.map((qty, i) => ({
+    name: `Order ${i + 1} of the ladder`,
+    order: {
+      symbol: inst.exchangeSymbol,
+      side: body.side,
+      type: 'LIMIT' as const,
+      qty,
+      price: prices[i],
+      reduceOnly: body.reduceOnly,
+      postOnly: body.postOnly,
+      timeInForce: 'GTC' as const,
+      clientOrderId: ladderLegId(ladderId, i + 1),
+    },
+    fields: { price: i === 0 ? 'from' : 'to', qty: 'qty' },
+  }));
+}
+
+/** Cancels the ladder's orders placed so far and flattens what they filled; throws when nothing is live. */
+async function undoLadder(s: TradeSession, inst: TradingInstrument, body: LadderBody, flattenClientId: string, placed: readonly Order[], failed: Leg, cause: unknown): Promise<LadderPartial> {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const status = cause instanceof HttpError ? cause.status : 500;
+  const live: Order[] = [];
+  let filled = ZERO;
+  for (const o of [...placed].reverse()) {
+    let now: Order | null;
+    try {
+      now = tagOrder(await s.run((c) => c.cancel(inst, o.id)));
+    } catch {
+      // Gone already (filled in full) is not live; open and not cancellable is.
+      now = await s.run((c) => c.orderByClientId(inst, o.clientOrderId ?? '', false)).catch(() => o);
+      if (now && (now.status === 'NEW' || now.status === 'PARTIALLY_FILLED')) live.push(now);
+    }
+    if (now) filled = add(filled, dec(now.filledQty));
   }
-  return out;
+  const notes = [placed.length ? `the ${placed.length} orders placed before it were cancelled${live.length ? ` (${live.length} could not be)` : ''}` : 'nothing had been placed'];
+  let position = false;
+  if (!isZero(filled) && !body.reduceOnly) {
+    try {
+      await placeReconciled(s, { symbol: inst.exchangeSymbol, side: body.side === 'BUY' ? 'SELL' : 'BUY', type: 'MARKET', qty: str(filled), reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: flattenClientId });
+      notes.push(`the ${str(filled)} they had filled was closed at market`);
+    } catch (err) {
+      position = true;
+      notes.push(`the ${str(filled)} they had filled could not be closed (${err instanceof Error ? err.message : String(err)}): that position is open`);
+    }
+  } else if (!isZero(filled)) {
+    notes.push(`${str(filled)} had already filled (reduce-only: the position is that much smaller)`);
+  }
+  const summary = `${failed.name} was refused (${reason}): ${notes.join('; ')}`;
+  if (!live.length && !position) throw new UndoneError(status, `${summary}. None of this ladder's orders is live.`, cause instanceof HttpError ? cause.fields : undefined);
+  return new LadderPartial(`${summary}. Still live: ${[...live.map((o) => `the order at ${o.price}`), ...(position ? ['the position they opened'] : [])].join(', ')} — check the Orders panel.`, live);
 }
 
 /** Closes `percent` of the position (rounded down to the step; 100 % closes all of it), reduce-only. */
-export async function closePosition(s: TradeSession, body: ClosePositionBody): Promise<Order> {
+export async function closePosition(s: TradeSession, body: ClosePositionBody, reconcile = false): Promise<Order> {
   const inst = s.instrument(body.symbol);
   if (body.price) checkPrice(inst, body.price, 'price');
+  const clientOrderId = body.clientOrderId ?? newClientOrderId();
+  if (reconcile) {
+    const found = await alreadyPlaced(s, inst, { symbol: inst.exchangeSymbol, side: 'BUY', type: body.type, qty: '0', reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId });
+    if (found) return found;
+  }
   const positions = await s.run((c) => c.positions(inst));
   const p = positions.find((x) => x.symbol === inst.symbol);
   if (!p || isZero(dec(p.size))) throw new HttpError(404, `No open ${inst.symbol} position`);
@@ -260,7 +215,7 @@ export async function closePosition(s: TradeSession, body: ClosePositionBody): P
     reduceOnly: true,
     postOnly: false,
     timeInForce: 'GTC',
-    clientOrderId: newClientOrderId(),
+    clientOrderId,
   });
 }
 

@@ -12,6 +12,14 @@ export interface FaultSpec {
   rateLimit: boolean;
   /** Drop the exchange's private sockets now and every new one while set (no close frame). */
   dropPrivateSockets: boolean;
+  /**
+   * Refuse, with the exchange's own validation error, every private POST / PUT (a placement, an
+   * amend) whose URL or body contains one of these texts (a client order id: "this one leg is refused").
+   * Reads and cancels pass: the order can still be looked up.
+   */
+  refuse: string[];
+  /** Answer the exchange's own 5xx to private requests of this method whose path contains `path` (a cancel that fails). */
+  failing: Array<{ method: string; path: string }>;
 }
 
 export const faultBodySchema = z
@@ -21,6 +29,11 @@ export const faultBodySchema = z
     unavailable: z.boolean().optional(),
     rateLimit: z.boolean().optional(),
     dropPrivateSockets: z.boolean().optional(),
+    refuse: z.array(z.string().min(1).max(64)).max(20).optional(),
+    failing: z
+      .array(z.object({ method: z.enum(['GET', 'POST', 'PUT', 'DELETE']), path: z.string().min(1).max(100) }).strict())
+      .max(10)
+      .optional(),
     /** Clears the exchange's faults (every exchange's when no exchange is named). */
     clear: z.boolean().optional(),
   })
@@ -30,9 +43,11 @@ export const faultBodySchema = z
 export interface FaultAnswers {
   unavailable(): { status: number; body: unknown };
   rateLimited(): { status: number; body: unknown; headers?: Record<string, string> };
+  /** A validation refusal of an order (a price the exchange will not take). */
+  refused(): { status: number; body: unknown };
 }
 
-const NONE: FaultSpec = { latencyMs: 0, unavailable: false, rateLimit: false, dropPrivateSockets: false };
+const NONE: FaultSpec = { latencyMs: 0, unavailable: false, rateLimit: false, dropPrivateSockets: false, refuse: [], failing: [] };
 
 /** The fault settings of every exchange (test hooks; nothing is set unless a test asks). */
 export class SimFaults {
@@ -62,9 +77,13 @@ export class SimFaults {
    * exchange's own shape. Venue-agnostic, so every venue gets the faults by adding this one hook.
    */
   hook(exchange: SimExchange, answers: FaultAnswers) {
-    return async (_req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const f = this.get(exchange);
       if (f.latencyMs > 0) await new Promise((r) => setTimeout(r, f.latencyMs));
+      const send = async (a: { status: number; body: unknown }) => {
+        await reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(a.body));
+      };
+      if (f.failing.some((x) => x.method === req.method && req.url.includes(x.path))) return send(answers.unavailable());
       if (f.unavailable) {
         const a = answers.unavailable();
         await reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(a.body));
@@ -76,5 +95,28 @@ export class SimFaults {
         await reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(a.body));
       }
     };
+  }
+}
+
+/**
+ * A preHandler hook (the body is parsed by then) for `refuse`: a request naming one of the texts in
+ * its URL or body is refused with the exchange's own validation error.
+ */
+export function refuseHook(faults: SimFaults, exchange: SimExchange, answers: FaultAnswers) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const { refuse } = faults.get(exchange);
+    if (!refuse.length || (req.method !== 'POST' && req.method !== 'PUT')) return;
+    const text = `${decodeSafe(req.url)} ${typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? '')}`;
+    if (!refuse.some((r) => text.includes(r))) return;
+    const a = answers.refused();
+    await reply.code(a.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(a.body));
+  };
+}
+
+function decodeSafe(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
   }
 }

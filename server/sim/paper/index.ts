@@ -29,6 +29,7 @@ const VENUES: Partial<Record<SimExchange, { engine: (tape: Tape) => PaperEngineO
 export const FAULT_ANSWERS: Record<SimExchange, FaultAnswers> = {
   binance: {
     unavailable: () => ({ status: 503, body: { code: -1001, msg: 'Service Unavailable.' } }),
+    refused: () => ({ status: 400, body: { code: -4016, msg: "Limit price can't be higher than the maximum price." } }),
     rateLimited: () => ({
       status: 429,
       body: { code: -1003, msg: 'Too many requests; current limit is 2400 requests per minute. Please use the websocket for live updates to avoid polling the API.' },
@@ -36,14 +37,17 @@ export const FAULT_ANSWERS: Record<SimExchange, FaultAnswers> = {
     }),
   },
   bybit: {
+    refused: () => ({ status: 200, body: { retCode: 110003, retMsg: 'Order price is out of permissible range', result: {}, retExtInfo: {}, time: Date.now() } }),
     unavailable: () => ({ status: 503, body: { retCode: 10016, retMsg: 'Server error.', result: {}, retExtInfo: {}, time: Date.now() } }),
     rateLimited: () => ({ status: 200, body: { retCode: 10006, retMsg: 'Too many visits. Exceeded the API Rate Limit.', result: {}, retExtInfo: {}, time: Date.now() } }),
   },
   bitmex: {
+    refused: () => ({ status: 400, body: { error: { message: 'Invalid price: above the maximum price', name: 'ValidationError' } } }),
     unavailable: () => ({ status: 503, body: { error: { message: 'The system is currently overloaded. Please try again later.', name: 'HTTPError' } } }),
     rateLimited: () => ({ status: 429, body: { error: { message: 'Rate limit exceeded, retry in 1 seconds.', name: 'RateLimitError' } }, headers: { 'retry-after': '1' } }),
   },
   okx: {
+    refused: () => ({ status: 200, body: { code: '1', msg: '', data: [{ sCode: '51006', sMsg: 'Order price is not within the price limit (max buy price: 200000, min sell price: 10000)' }] } }),
     unavailable: () => ({ status: 503, body: { code: '50001', msg: 'Service temporarily unavailable. Please try again later.', data: [] } }),
     rateLimited: () => ({ status: 429, body: { code: '50011', msg: 'Rate limit reached. Please refer to API documentation and throttle requests accordingly.', data: [] } }),
   },

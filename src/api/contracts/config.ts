@@ -22,6 +22,11 @@ export const appConfigSchema = z.object({
   sentryDsn: z.string().nullable(),
   /** True when the server sends e-mail (SMTP configured): alert e-mails can be turned on. */
   mail: z.boolean(),
+  /**
+   * True when this server can hold exchange credentials sealed (SERVER_SECRET), which guarding a
+   * bracket needs; false in production without SERVER_SECRET in the environment: brackets are refused.
+   */
+  custody: z.boolean(),
   /** Base URLs per exchange; in sim mode they point at `/sim/<exchange>` on this server. */
   exchanges: z.record(exchangeIdSchema, exchangeEndpointsSchema),
 });

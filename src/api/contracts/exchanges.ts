@@ -52,6 +52,24 @@ export const instrumentSchema = z.object({
   contractValue: z.number().positive(),
   precision: z.number().int().nonnegative(),
   quantityPrecision: z.number().int().nonnegative(),
+  /**
+   * What else the exchange states about orders, as its own decimal text (absent when it states
+   * nothing): the price bounds, the minimum order value (quote currency, linear; reduce-only orders
+   * are exempt), the band a limit price must keep from the mark (Binance PERCENT_PRICE: a buy at most
+   * mark × `up`, a sell at least mark × `down`), and how many orders may be open per symbol (all, and
+   * conditional ones). The trading server checks every leg of a multi-leg order against them before
+   * sending anything.
+   */
+  limits: z
+    .object({
+      minPrice: z.string().optional(),
+      maxPrice: z.string().optional(),
+      minNotional: z.string().optional(),
+      priceBand: z.object({ up: z.string(), down: z.string() }).optional(),
+      maxOrders: z.number().int().positive().optional(),
+      maxConditionalOrders: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 export type Instrument = z.infer<typeof instrumentSchema>;
 export const instrumentListSchema = z.array(instrumentSchema);

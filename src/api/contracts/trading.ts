@@ -57,6 +57,9 @@ export const clientOrderIdSchema = z
   .max(32)
   .regex(/^[A-Za-z0-9]+$/, 'Letters and digits only, at most 32 (every exchange accepts that)');
 
+/** The idempotency key of a request without a body of its own (cancel-all): same rules as a client order id. */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
 export const orderSchema = z.object({
   id: z.string(),
   clientOrderId: z.string().nullable(),
@@ -170,25 +173,30 @@ export type PlaceOrderBody = z.infer<typeof placeOrderBodySchema>;
 
 export const MAX_TAKE_PROFITS = 5;
 
-/** `POST /v1/trade/{apiKeyId}/brackets`: entry, then a reduce-only stop-loss and 1–5 take-profits. */
 /**
- * Server management of a bracket (FF_ENABLE_SEMI_AUTO, issue 13), run by the server with no
- * browser open: move the stop to break-even (entry ± fees) when the first take-profit fills; trail
- * the stop by a distance (price) or a percentage of the last price once in profit; cancel the
- * bracket's remaining orders when its position is closed elsewhere. Needs the key's
- * server-custody consent (`PUT /v1/api-keys/{id}/server-custody`).
+ * Server management of a bracket (FF_ENABLE_SEMI_AUTO, issue 13), beyond the guard every bracket
+ * has (see `bracketBodySchema`): move the stop to break-even (entry ± fees) when the first
+ * take-profit fills; trail the stop by a distance (price) or a percentage of the last price once in
+ * profit.
  */
 export const managedBracketSchema = z
   .object({
     breakEven: z.boolean(),
     trail: z.object({ mode: z.enum(['price', 'percent']), value: positive() }).strict().nullable(),
-    cancelOnClose: z.boolean(),
   })
   .strict()
-  .refine((m) => m.breakEven || m.trail !== null || m.cancelOnClose, { message: 'Turn on at least one of break-even, trailing or cancel-on-close' })
+  .refine((m) => m.breakEven || m.trail !== null, { message: 'Turn on break-even or trailing' })
   .refine((m) => m.trail === null || m.trail.mode !== 'percent' || Number(m.trail.value) < 50, { path: ['trail', 'value'], message: 'A trailing distance must be below 50%' });
 export type ManagedBracket = z.infer<typeof managedBracketSchema>;
 
+/**
+ * `POST /v1/trade/{apiKeyId}/brackets`: entry, then a reduce-only stop-loss and 1–5 take-profits,
+ * all or nothing (issue 21). Every bracket is guarded by the server, which needs the key's
+ * server-custody consent: a market entry gets its stop and targets at once; a resting entry (limit,
+ * stop) gets them the moment it fills, so a stop can never expire before its entry; when the
+ * position closes by any path, the bracket's remaining orders are cancelled. `clientOrderId` is the
+ * idempotency key: the same id again answers the first bracket.
+ */
 export const bracketBodySchema = z
   .object({
     symbol: symbolSchema,
@@ -228,9 +236,15 @@ export const ladderBodySchema = z
     distribution: z.enum(['linear', 'weighted']),
     reduceOnly: z.boolean().default(false),
     postOnly: z.boolean().default(false),
+    /** Idempotency key: the same id again answers the first ladder (its orders get `<derived id>L1…Ln`). */
+    clientOrderId: clientOrderIdSchema.optional(),
   })
   .strict();
 export type LadderBody = z.infer<typeof ladderBodySchema>;
+
+/** `POST ladders` answered 207: an order was refused and undoing the ones placed failed — what is still live. */
+export const ladderPartialSchema = z.object({ message: z.string(), orders: z.array(orderSchema) });
+export type LadderPartialResult = z.infer<typeof ladderPartialSchema>;
 
 /** `PATCH /v1/trade/{apiKeyId}/orders/{orderId}`: any of price, trigger, qty. */
 export const amendOrderBodySchema = z
@@ -246,6 +260,8 @@ export const closePositionBodySchema = z
     percent: z.number().positive().max(100),
     type: z.enum(['MARKET', 'LIMIT']),
     price: positive().optional(),
+    /** Idempotency key and the close order's client id: a retried close acts once. */
+    clientOrderId: clientOrderIdSchema.optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
@@ -260,16 +276,59 @@ export type LeverageBody = z.infer<typeof leverageBodySchema>;
 export const marginModeBodySchema = z.object({ symbol: symbolSchema, marginMode: z.enum(['CROSS', 'ISOLATED']) }).strict();
 export type MarginModeBody = z.infer<typeof marginModeBodySchema>;
 
-/** `POST brackets`: the bracket's id and its legs (entry, stop-loss, take-profits), as placed. */
+/** A leg the server places when a resting entry fills (it is not on the exchange yet). */
+export const plannedLegSchema = z.object({
+  role: z.enum(['stop-loss', 'take-profit']),
+  type: orderTypeSchema,
+  side: sideSchema,
+  qty: z.string(),
+  price: z.string().nullable(),
+  triggerPrice: z.string().nullable(),
+  clientOrderId: z.string(),
+});
+export type PlannedLeg = z.infer<typeof plannedLegSchema>;
+
+/**
+ * `POST brackets`: the bracket's id, its legs as placed (entry, stop-loss, take-profits; a resting
+ * entry alone) and the legs planned for when a resting entry fills. 201, or 207 with `partial` when a
+ * leg was refused and cancelling what had been placed failed: `partial.live` says which legs are
+ * still on the exchange (a 4xx answer means nothing of the bracket is live).
+ */
 export const bracketResultSchema = z.object({
   bracketId: z.string(),
   orders: z.array(orderSchema),
-  /** True when the server manages the bracket from now on (`managed` was sent and accepted). */
+  planned: z.array(plannedLegSchema).default([]),
+  /** True when the server also manages the bracket (break-even, trailing: `managed` was sent and accepted). */
   managed: z.boolean(),
+  partial: z
+    .object({
+      message: z.string(),
+      live: z.array(z.object({ role: orderRoleSchema, orderId: z.string().nullable(), clientOrderId: z.string(), state: z.enum(['open', 'position', 'unknown']) })),
+    })
+    .optional(),
 });
 export type BracketResult = z.infer<typeof bracketResultSchema>;
 
-export const orderIdParamsSchema = z.object({ apiKeyId: z.uuid(), orderId: z.string().min(1).max(200) });
+/** Whether `text` decodes as percent-encoding: ids this API answers do (their parts are `encodeURIComponent`ed). */
+const decodes = (text: string): boolean => {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * An order id as `/orders` answered it (sent through `encodeURIComponent` once more in the path). One
+ * whose percent-encoding does not decode (`%E0%A4%A`, `%`) was never answered: 400 naming `orderId`.
+ */
+export const orderIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine(decodes, 'Malformed percent-encoding: send the order id as the API answered it, encoded with encodeURIComponent');
+export const orderIdParamsSchema = z.object({ apiKeyId: z.uuid(), orderId: orderIdSchema });
 export const apiKeyIdParamsSchema = z.object({ apiKeyId: z.uuid() });
 export const cancelAllQuerySchema = z.object({ symbol: symbolSchema });
 
@@ -310,12 +369,16 @@ export const streamServerMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type StreamServerMessage = z.infer<typeof streamServerMessageSchema>;
 
-/** A bracket the server manages, as `GET /v1/trade/{apiKeyId}/managed` lists it (running ones first). */
+/** A bracket the server guards (and maybe manages), as `GET /v1/trade/{apiKeyId}/managed` lists it (running ones first). */
 export const managedBracketInfoSchema = z.object({
   bracketId: z.string(),
   symbol: z.string(),
   side: sideSchema,
-  options: managedBracketSchema,
+  /** Break-even / trailing, when the bracket is managed; null when it is only guarded. */
+  options: managedBracketSchema.nullable(),
+  /** waiting: the entry rests and `planned` goes on when it fills; open: in position, protected; finished. */
+  phase: z.enum(['waiting', 'open', 'finished']),
+  planned: z.array(plannedLegSchema),
   /** running: the server watches it; done: finished (closed, stopped out); failed: stopped with `message`. */
   state: z.enum(['running', 'done', 'failed']),
   /** Whether the stop has been moved to break-even. */

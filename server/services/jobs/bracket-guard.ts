@@ -1,0 +1,417 @@
+import { and, eq } from 'drizzle-orm';
+import type { ExchangeId } from '../../../src/api/contracts/common';
+import { add, cmp, dec, div, isZero, min, mul, roundToStep, str, sub, type Decimal } from '../../../src/api/contracts/decimal';
+import type { Instrument } from '../../../src/api/contracts/exchanges';
+import type { Order, Position } from '../../../src/api/contracts/trading';
+import type { Db } from '../../db/client';
+import { apiKeys } from '../../db/schema-api-keys';
+import { TradeRefusedError, type NewOrder, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+import { tradingInstrument, type TradingConnectors } from '../trading/connect';
+import { flattenId, legId, tagOrder } from '../trading/ids';
+import { dropSealedIfIdle, logActivity, openSealedCredentials, BRACKET_JOB_KIND, type BracketJobPayload, type GuardLeg } from './managed-brackets';
+import type { MarketFeed } from './market-feed';
+import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
+
+/**
+ * The bracket guard (issues 13, 21; DESIGN §3.2, §3.6): one job per bracket, run by whichever
+ * instance holds its lease, with the key's sealed credentials and no browser.
+ *
+ * - **A filled entry is never without its stop.** A resting entry's stop and targets are placed the
+ *   round its first fill is seen. If the stop cannot be placed (the market is already through it),
+ *   what the entry filled is closed at market and the rest cancelled: the stop would have fired.
+ * - **A closed position leaves no orders.** When the bracket's position is gone — stopped out, the
+ *   last target filled, closed from the terminal, liquidated, or closed on the exchange's own site —
+ *   the bracket's remaining orders are cancelled. So is everything when the entry goes unfilled.
+ * - **Managed** (FF_ENABLE_SEMI_AUTO): the stop moves to break-even after the first target and trails.
+ * - **Idempotent by state, not by memory**: every round reads the bracket's orders and position from
+ *   the exchange and acts on the difference; every order it places has a deterministic client id it
+ *   looks for first. A holder killed between an action and saving it leaves nothing to do twice.
+ * Every action is in the activity log, and the notable ones notify the user.
+ */
+
+export interface BracketJobOptions {
+  db: Db;
+  connectors: TradingConnectors;
+  instruments: (exchange: ExchangeId, testnet: boolean) => Promise<Instrument[]>;
+  secret: string | undefined;
+  /** The shared mainnet ticker streams (prices for break-even and trailing without a request per job). */
+  feed?: MarketFeed;
+  /** How often the bracket is read from the exchange (default 400 ms: a fill is acted on within a second or so). */
+  pollMs?: number;
+  log?: JobRunnerLog;
+  /** Tests: called before each exchange action (a crash can be staged there). */
+  beforeAction?: (action: string, ctx: JobContext) => Promise<void>;
+}
+
+/** Break-even is beyond the price now: nothing is wrong, the round just ends early. */
+class WaitForPrice extends Error {}
+
+/** Consecutive failed rounds after which the job gives up (and says so). */
+const MAX_FAILURES = 30;
+const OPEN = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
+
+/** The exchange refused (as opposed to: could not be reached, or asked to slow down). */
+const refused = (err: unknown): err is TradeRefusedError => err instanceof TradeRefusedError && err.status === 422;
+const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+interface Round {
+  /** The bracket's open orders, tagged with role and bracket id. */
+  open: Order[];
+  /** The position on the bracket's side, when there is one. */
+  position: Position | undefined;
+  entry: Order | undefined;
+}
+
+export function bracketJobHandler(opts: BracketJobOptions): JobHandler {
+  return { kind: BRACKET_JOB_KIND, retryMs: 1000, run: (ctx) => new BracketGuard(opts, ctx).run() };
+}
+
+class BracketGuard {
+  private readonly p: BracketJobPayload;
+  private readonly userId: string;
+  private conn!: TradingConnector;
+  private inst!: TradingInstrument;
+  private streamed: { price: number; at: number } | null = null;
+  private unwatch: () => void = () => undefined;
+  private lastTrailAt = 0;
+
+  constructor(
+    private readonly opts: BracketJobOptions,
+    private readonly ctx: JobContext,
+  ) {
+    this.p = { ...(ctx.job.payload as unknown as BracketJobPayload) };
+    this.userId = ctx.job.userId!;
+  }
+
+  private get long() {
+    return this.p.side === 'BUY';
+  }
+
+  private log(e: Parameters<typeof logActivity>[3]) {
+    return logActivity(this.opts.db, this.userId, this.ctx.job.key, e);
+  }
+
+  private async end(how: 'done' | 'failed', message?: string): Promise<void> {
+    const ok = how === 'done' ? await this.ctx.complete() : await this.ctx.fail(message ?? 'failed');
+    if (ok) await dropSealedIfIdle(this.opts.db, this.p.apiKeyId);
+  }
+
+  /** False when this instance no longer holds the job: the run must stop acting. */
+  private save() {
+    return this.ctx.save(this.p as unknown as Record<string, unknown>);
+  }
+
+  private async act(action: string) {
+    await this.opts.beforeAction?.(action, this.ctx);
+    if (this.ctx.signal.aborted) throw new Error('aborted');
+  }
+
+  async run(): Promise<void> {
+    if (!(await this.setUp())) return;
+    try {
+      if (!this.p.armed && !(await this.reconcileUnarmed())) return;
+      await this.loop();
+    } finally {
+      this.unwatch();
+    }
+  }
+
+  /** Credentials, key, instrument, connector and the price feed; false (job ended) when one is gone. */
+  private async setUp(): Promise<boolean> {
+    const { db, secret } = this.opts;
+    const p = this.p;
+    if (!secret) {
+      await this.end('failed', 'This server has no SERVER_SECRET: it cannot open the sealed credentials');
+      return false;
+    }
+    const creds = await openSealedCredentials(db, secret, p.apiKeyId, this.userId).catch(() => null);
+    const [key] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, p.apiKeyId), eq(apiKeys.userId, this.userId)));
+    if (!creds || !key) {
+      await this.log({ action: 'Stopped guarding the bracket', orderId: null, result: 'failed', message: 'The key or its sealed credentials are gone: the orders stay as they are', dedupe: 'no-credentials', notify: true });
+      await this.end('failed', 'The key or its sealed credentials are gone');
+      return false;
+    }
+    const list = (await this.opts.instruments(p.exchange, p.network === 'TESTNET')).map(tradingInstrument);
+    const inst = list.find((i) => i.symbol === p.symbol);
+    if (!inst) {
+      await this.end('failed', `${p.symbol} is no longer listed on ${p.exchange}`);
+      return false;
+    }
+    this.inst = inst;
+    this.conn = this.opts.connectors.connect(key, creds, list);
+    if (this.opts.feed && p.network === 'MAINNET' && p.options?.trail) {
+      this.unwatch = this.opts.feed.watch(p.exchange, {
+        onPrices: (ticks) => {
+          for (const t of ticks) if (t.symbol === inst.symbol) this.streamed = { price: t.price, at: Date.now() };
+        },
+      });
+    }
+    return true;
+  }
+
+  /**
+   * The request that placed the bracket never armed its job (its server died mid-way): what it
+   * placed is read back from the exchange by the legs' client ids. False when nothing was placed.
+   */
+  private async reconcileUnarmed(): Promise<boolean> {
+    const p = this.p;
+    const entry = await this.conn.orderByClientId(this.inst, legId(p.bracketId, 'E'), p.entryType !== undefined && p.entryType !== 'MARKET' && p.entryType !== 'LIMIT');
+    if (!entry) {
+      await this.log({ action: 'Finished guarding the bracket', orderId: null, result: 'ok', message: `${p.symbol}: its entry never reached the exchange`, dedupe: 'finished' });
+      await this.end('done');
+      return false;
+    }
+    const stop = p.legs.find((l) => l.role === 'stop-loss');
+    const placedStop = stop ? await this.conn.orderByClientId(this.inst, stop.clientOrderId, true) : null;
+    p.armed = true;
+    p.entrySeen = !isZero(dec(entry.filledQty));
+    p.protectionPlaced = placedStop !== null;
+    return this.save();
+  }
+
+  private async loop(): Promise<void> {
+    const pollMs = this.opts.pollMs ?? 400;
+    let failures = 0;
+    while (!this.ctx.signal.aborted) {
+      try {
+        if ((await this.round()) === 'done') return;
+        failures = 0;
+      } catch (err) {
+        if (this.ctx.signal.aborted) return;
+        if (!(err instanceof WaitForPrice)) {
+          failures += 1;
+          this.opts.log?.warn({ err, job: this.ctx.job.key }, 'Bracket guard round failed');
+          if (failures >= MAX_FAILURES) {
+            await this.log({ action: 'Stopped guarding the bracket', orderId: null, result: 'failed', message: `${this.p.symbol}: ${reason(err)}`, dedupe: 'gave-up', notify: true });
+            return this.end('failed', reason(err));
+          }
+        }
+      }
+      await sleep(pollMs * (failures > 0 ? Math.min(8, 2 ** failures) : 1), this.ctx.signal);
+    }
+  }
+
+  /** The bracket's orders and position as the exchange has them now. */
+  private async read(): Promise<Round> {
+    const open = (await this.conn.openOrders(this.inst)).map(tagOrder).filter((o) => o.bracketId === this.p.bracketId);
+    const positions = await this.conn.positions(this.inst);
+    const position = positions.find((x) => x.symbol === this.inst.symbol && !isZero(dec(x.size)) && x.side === this.p.side);
+    return { open, position, entry: open.find((o) => o.role === 'entry') };
+  }
+
+  /** What the entry has filled: from its open order, or (no longer open) looked up by its client id. */
+  private async entryFilled(r: Round): Promise<Decimal> {
+    if (r.entry) return dec(r.entry.filledQty);
+    const conditional = this.p.entryType === 'STOP_MARKET' || this.p.entryType === 'STOP_LIMIT';
+    const past = await this.conn.orderByClientId(this.inst, legId(this.p.bracketId, 'E'), conditional);
+    return past ? dec(past.filledQty) : dec(0);
+  }
+
+  private async round(): Promise<'done' | 'again'> {
+    const p = this.p;
+    const r = await this.read();
+    if (!p.entrySeen && !isZero(await this.entryFilled(r))) {
+      p.entrySeen = true;
+      if (!(await this.save())) return 'done';
+    }
+    if (p.entrySeen && !p.protectionPlaced) return (await this.protect(r)) ? 'again' : 'done';
+    if (p.entrySeen && !r.position) return this.finish(r.open, 'the position was closed');
+    if (!p.entrySeen && !r.entry) return this.finish(r.open, 'the entry was cancelled before it filled');
+    if (r.position && p.options) await this.manage(r, r.position);
+    return 'again';
+  }
+
+  /** Cancels what is left of the bracket and ends the job. */
+  private async finish(open: Order[], why: string): Promise<'done'> {
+    const p = this.p;
+    if (open.length > 0) {
+      await this.act('cancel-rest');
+      for (const o of open) await this.conn.cancel(this.inst, o.id).catch(() => undefined);
+      await this.log({
+        action: 'Cancelled the remaining orders',
+        orderId: open.map((o) => o.id).join(',').slice(0, 500),
+        result: 'ok',
+        message: `${p.symbol}: ${why}; ${open.length} order${open.length === 1 ? '' : 's'} of the bracket cancelled (${open.map((o) => o.role ?? 'order').join(', ')})`,
+        dedupe: 'cancel-rest',
+        notify: true,
+      });
+    }
+    await this.log({ action: 'Finished guarding the bracket', orderId: null, result: 'ok', message: `${p.symbol}: ${why}`, dedupe: 'finished' });
+    await this.end('done');
+    return 'done';
+  }
+
+  /** An order of the bracket unless it is on the exchange already (open, or ever, by its client id). */
+  private async placeIfMissing(open: Order[], order: NewOrder): Promise<Order> {
+    const mine = open.find((o) => o.clientOrderId === order.clientOrderId);
+    if (mine) return mine;
+    const ever = await this.conn.orderByClientId(this.inst, order.clientOrderId, order.type !== 'MARKET' && order.type !== 'LIMIT');
+    if (ever) return tagOrder(ever);
+    await this.act(`place-${order.clientOrderId}`);
+    return tagOrder(await this.conn.place(order));
+  }
+
+  private legOrder(l: GuardLeg): NewOrder {
+    return {
+      symbol: this.inst.exchangeSymbol,
+      side: this.long ? 'SELL' : 'BUY',
+      type: l.type,
+      qty: l.qty,
+      ...(l.type === 'TAKE_PROFIT' && l.price ? { price: l.price } : {}),
+      triggerPrice: l.triggerPrice,
+      reduceOnly: true,
+      postOnly: false,
+      timeInForce: 'GTC',
+      clientOrderId: l.clientOrderId,
+    };
+  }
+
+  /**
+   * The entry filled: its stop, then its targets. A refused stop means the market is already past
+   * it: what the entry filled is closed at market and the rest of the bracket cancelled. A refused
+   * target is said (the stop protects the position). False when the job ended.
+   */
+  private async protect(r: Round): Promise<boolean> {
+    const p = this.p;
+    const stop = p.legs.find((l) => l.role === 'stop-loss');
+    if (stop) {
+      try {
+        const placed = await this.placeIfMissing(r.open, this.legOrder(stop));
+        await this.log({ action: 'Placed the stop-loss', orderId: placed.id, result: 'ok', message: `${p.symbol}: the entry filled; stop-loss at ${stop.triggerPrice}`, dedupe: 'stop-placed' });
+      } catch (err) {
+        if (!refused(err)) throw err;
+        await this.flattenUnprotected(r, err);
+        return false;
+      }
+    }
+    const missed: string[] = [];
+    for (const [i, tp] of p.legs.filter((l) => l.role === 'take-profit').entries()) {
+      try {
+        await this.placeIfMissing(r.open, this.legOrder(tp));
+      } catch (err) {
+        if (!refused(err)) throw err;
+        missed.push(`take-profit ${i + 1} at ${tp.price} (${err.exchangeMessage})`);
+      }
+    }
+    p.protectionPlaced = true;
+    if (!(await this.save())) return false;
+    const targets = p.legs.filter((l) => l.role === 'take-profit').length - missed.length;
+    await this.log({
+      action: missed.length ? 'Placed the stop-loss; a take-profit was refused' : 'Placed the stop-loss and take-profits',
+      orderId: null,
+      result: missed.length ? 'failed' : 'ok',
+      message: `${p.symbol}: the entry filled; stop-loss ${stop?.triggerPrice ?? '—'} and ${targets} take-profit${targets === 1 ? '' : 's'} placed${missed.length ? `; refused: ${missed.join('; ')} — the stop protects the position` : ''}`,
+      dedupe: 'protected',
+      notify: true,
+    });
+    return true;
+  }
+
+  /** The stop was refused after the entry filled: close what it filled, cancel the rest (stop-or-flatten). */
+  private async flattenUnprotected(r: Round, cause: TradeRefusedError): Promise<void> {
+    const p = this.p;
+    if (r.entry && OPEN.has(r.entry.status)) {
+      await this.act('cancel-entry');
+      await this.conn.cancel(this.inst, r.entry.id).catch(() => undefined);
+    }
+    const filled = await this.entryFilled({ ...r, entry: undefined });
+    const qty = str(roundToStep(r.position ? min(filled, dec(r.position.size)) : filled, dec(this.inst.stepSize), 'down'));
+    if (!isZero(dec(qty))) {
+      await this.placeIfMissing(r.open, { symbol: this.inst.exchangeSymbol, side: this.long ? 'SELL' : 'BUY', type: 'MARKET', qty, reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: flattenId(p.bracketId) });
+    }
+    await this.log({
+      action: 'Closed the entry at market',
+      orderId: null,
+      result: 'ok',
+      message: `${p.symbol}: the stop-loss could not be placed after the entry filled (${cause.exchangeMessage}): the ${qty} it filled was closed at market`,
+      dedupe: 'flattened',
+      notify: true,
+    });
+    const rest = (await this.read()).open;
+    await this.finish(rest, 'the stop could not be placed, so the entry was closed');
+  }
+
+  // ---------------------------------------------------------------- managed: break-even, trailing
+
+  private async lastPrice(): Promise<Decimal> {
+    const s = this.streamed;
+    if (!s || Date.now() - s.at >= 5000) return dec(await this.conn.lastPrice(this.inst));
+    const text = String(s.price);
+    return dec(text.includes('e') ? s.price.toFixed(18) : text);
+  }
+
+  /** Leaves exactly one stop of the bracket at `price` (amending, or cancelling extra ones). */
+  private async stopAt(stops: Order[], price: string, qty: string): Promise<Order> {
+    const keep = stops.find((o) => o.triggerPrice !== null && cmp(dec(o.triggerPrice), dec(price)) === 0);
+    let result: Order;
+    if (keep) {
+      result = keep;
+    } else if (stops[0]) {
+      await this.act('amend');
+      result = tagOrder(await this.conn.amend(this.inst, stops[0].id, { triggerPrice: price }));
+    } else {
+      await this.act('place-stop');
+      result = tagOrder(
+        await this.conn.place({ ...this.legOrder({ role: 'stop-loss', type: 'STOP_MARKET', qty, price: null, triggerPrice: price, clientOrderId: `${legId(this.p.bracketId, 'S')}R${Date.now() % 100_000}` }) }),
+      );
+    }
+    // Extra stops (a crash in the middle of a place-then-cancel amend) go; the kept one stays.
+    const open = (await this.conn.openOrders(this.inst)).map(tagOrder);
+    for (const o of open) {
+      if (o.bracketId === this.p.bracketId && o.role === 'stop-loss' && o.id !== result.id && o.clientOrderId !== result.clientOrderId) await this.conn.cancel(this.inst, o.id).catch(() => undefined);
+    }
+    return result;
+  }
+
+  private async manage(r: Round, pos: Position): Promise<void> {
+    const p = this.p;
+    const stops = r.open.filter((o) => o.role === 'stop-loss');
+    if (p.options?.breakEven && !p.beDone && !r.open.some((o) => o.clientOrderId?.startsWith(legId(p.bracketId, 'T1')))) await this.breakEven(stops, pos);
+    if (p.options?.trail && stops[0]?.triggerPrice && Date.now() - this.lastTrailAt >= 1000) await this.trail(stops, pos);
+  }
+
+  /** Break-even once the first take-profit has filled. */
+  private async breakEven(stops: Order[], pos: Position): Promise<void> {
+    const p = this.p;
+    const tp1 = await this.conn.orderByClientId(this.inst, legId(p.bracketId, 'T1'), true);
+    if (!tp1 || !(tp1.status === 'FILLED' || (tp1.status !== 'NEW' && !isZero(dec(tp1.filledQty))))) return;
+    const be = str(roundToStep(dec(pos.breakEvenPrice), dec(this.inst.tickSize), this.long ? 'up' : 'down'));
+    // The exchange's own last price: the stop must be valid there (the stream may lag a tick).
+    const now = dec(await this.conn.lastPrice(this.inst));
+    // A stop beyond the price now would fire at once (the exchange refuses it): wait for the price.
+    if (this.long ? cmp(dec(be), now) >= 0 : cmp(dec(be), now) <= 0) {
+      await this.log({
+        action: 'Waiting to move the stop to break-even',
+        orderId: null,
+        result: 'ok',
+        message: `${p.symbol}: take-profit 1 filled, but break-even (${be}) is ${this.long ? 'above' : 'below'} the price now (${str(now)}); the stop moves there once the price allows`,
+        dedupe: 'be-wait',
+      });
+      throw new WaitForPrice();
+    }
+    const moved = await this.stopAt(stops, be, pos.size);
+    p.beDone = true;
+    if (!(await this.save())) return;
+    await this.log({ action: 'Moved the stop to break-even', orderId: moved.id, result: 'ok', message: `${p.symbol}: take-profit 1 filled; stop moved to ${be} (entry ${pos.entryPrice} with fees)`, dedupe: 'break-even', notify: true });
+  }
+
+  /** Trailing once in profit: never loosens the stop. */
+  private async trail(stops: Order[], pos: Position): Promise<void> {
+    const p = this.p;
+    const trail = p.options?.trail;
+    if (!trail || !stops[0]?.triggerPrice) return;
+    const last = await this.lastPrice();
+    const inProfit = this.long ? cmp(last, dec(pos.entryPrice)) > 0 : cmp(last, dec(pos.entryPrice)) < 0;
+    if (!inProfit) return;
+    const dist = trail.mode === 'percent' ? div(mul(last, dec(trail.value)), dec(100)) : dec(trail.value);
+    const want = roundToStep(this.long ? sub(last, dist) : add(last, dist), dec(this.inst.tickSize), this.long ? 'down' : 'up');
+    const current = dec(stops[0].triggerPrice);
+    if (!(this.long ? cmp(want, current) > 0 : cmp(want, current) < 0)) return;
+    this.lastTrailAt = Date.now();
+    const price = str(want);
+    const moved = await this.stopAt(stops, price, pos.size);
+    p.trailStop = price;
+    if (!(await this.save())) return;
+    await this.log({ action: 'Trailed the stop', orderId: moved.id, result: 'ok', message: `${p.symbol}: last ${str(last)}; stop moved to ${price}`, dedupe: `trail:${price}` });
+  }
+}
