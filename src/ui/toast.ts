@@ -25,6 +25,11 @@ export function toastError(message: string): string {
   return notifications.show({ message, color: 'red', autoClose: TOAST_ERROR_MS, withCloseButton: true });
 }
 
+/** Something the user must read and act on (a part of an order is still live): stays until closed. */
+export function toastWarning(message: string): string {
+  return notifications.show({ message, color: 'orange', autoClose: false, withCloseButton: true });
+}
+
 /** Stays until `dismissToast` (or `notifications.update` to a final state). */
 export function toastLoading(message: string): string {
   return notifications.show({ message, loading: true, autoClose: false, withCloseButton: false });

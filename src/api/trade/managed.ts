@@ -8,8 +8,9 @@ import { activityEntrySchema, managedBracketInfoSchema, type ActivityEntry, type
 import { useFeatureFlag } from '../feature-flags/get-feature-flag-map';
 
 /**
- * Server-managed brackets (FF_ENABLE_SEMI_AUTO, issue 13): which brackets of a key the server
- * manages, the key's consent to it, and the log of what the server did.
+ * Brackets the server guards (issue 21) and manages (FF_ENABLE_SEMI_AUTO, issue 13): which brackets
+ * of a key it watches — with the stop and targets a waiting entry gets when it fills — the key's
+ * consent to it, and the log of what the server did.
  */
 
 export const managedQueryKey = (apiKeyId: string) => ['trade', apiKeyId, 'managed'] as const;
@@ -21,23 +22,30 @@ export async function listManagedBrackets(apiKeyId: string): Promise<ManagedBrac
   return z.array(managedBracketInfoSchema).parse(data);
 }
 
-/** The key's managed brackets (refreshed every 5 s: the server changes them with no tab involved). */
+/** The key's guarded brackets (refreshed every 5 s: the server changes them with no tab involved). */
 export function useManagedBrackets(apiKeyId: string | null) {
-  const on = useFeatureFlag('FF_ENABLE_SEMI_AUTO');
   return useQuery({
     queryKey: managedQueryKey(apiKeyId ?? 'none'),
     queryFn: () => listManagedBrackets(apiKeyId!),
-    enabled: on && apiKeyId !== null,
+    enabled: apiKeyId !== null,
     refetchInterval: 5000,
-    meta: { errorMessage: 'Unable to read the server-managed brackets' },
+    meta: { errorMessage: 'Unable to read the brackets the server guards' },
   });
 }
 
 const NONE = new Set<string>();
-/** Bracket ids the server manages now on the key: order rows and chart lines say "managed by server". */
+/** Bracket ids the server manages now on the key (break-even, trailing): order rows and chart lines say "managed by server". */
 export function useManagedBracketIds(apiKeyId: string | null): ReadonlySet<string> {
+  const on = useFeatureFlag('FF_ENABLE_SEMI_AUTO');
   const { data } = useManagedBrackets(apiKeyId);
-  return useMemo(() => (data?.length ? new Set(data.filter((m) => m.state === 'running').map((m) => m.bracketId)) : NONE), [data]);
+  return useMemo(() => (on && data?.length ? new Set(data.filter((m) => m.state === 'running' && m.options !== null).map((m) => m.bracketId)) : NONE), [on, data]);
+}
+
+const NO_PLANS = new Map<string, ManagedBracketInfo['planned']>();
+/** Per bracket id whose entry waits: the stop and targets the server places when it fills. */
+export function useWaitingLegs(apiKeyId: string | null): ReadonlyMap<string, ManagedBracketInfo['planned']> {
+  const { data } = useManagedBrackets(apiKeyId);
+  return useMemo(() => (data?.some((m) => m.phase === 'waiting') ? new Map(data.filter((m) => m.phase === 'waiting').map((m) => [m.bracketId, m.planned])) : NO_PLANS), [data]);
 }
 
 /** `PUT` / `DELETE /v1/api-keys/{id}/server-custody`. */

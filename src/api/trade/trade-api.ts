@@ -10,7 +10,9 @@ import {
   bracketResultSchema,
   closePositionBodySchema,
   fillSchema,
+  IDEMPOTENCY_HEADER,
   ladderBodySchema,
+  ladderPartialSchema,
   leverageBodySchema,
   marginModeBodySchema,
   orderSchema,
@@ -75,13 +77,35 @@ export function newClientOrderId(): string {
   return `ct${random}`.slice(0, 32);
 }
 
+/**
+ * Sends a request that carries an idempotency key, and sends it once more when the answer was lost
+ * (no answer, or the exchange down or slow: 502, 503, 504): the server answers a retry with the same
+ * key from what the first did, so the retry can never place anything twice (issue 21).
+ */
+async function sendOnce<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    const status = httpStatus(err);
+    if (status !== null && status !== 502 && status !== 503 && status !== 504) throw err;
+    await new Promise((r) => setTimeout(r, 500));
+    return send();
+  }
+}
+
 export async function placeOrder(k: TradeKey, body: PlaceOrderBody): Promise<Order> {
-  const { data } = await http.post<unknown>(`${base(k)}/orders`, placeOrderBodySchema.parse(body), { headers: headers(k) });
+  const sent = placeOrderBodySchema.parse({ ...body, clientOrderId: body.clientOrderId ?? newClientOrderId() });
+  const { data } = await sendOnce(() => http.post<unknown>(`${base(k)}/orders`, sent, { headers: headers(k) }));
   return orderSchema.parse(data);
 }
 
+/**
+ * `POST brackets`: 201 with the legs placed (a resting entry alone, with `planned` for when it
+ * fills), or 207 with `partial` naming what stayed live after a refused leg could not be undone.
+ */
 export async function placeBracket(k: TradeKey, body: BracketBody): Promise<BracketResult> {
-  const { data } = await http.post<unknown>(`${base(k)}/brackets`, bracketBodySchema.parse(body), { headers: headers(k) });
+  const sent = bracketBodySchema.parse({ ...body, clientOrderId: body.clientOrderId ?? newClientOrderId() });
+  const { data } = await sendOnce(() => http.post<unknown>(`${base(k)}/brackets`, sent, { headers: headers(k) }));
   return bracketResultSchema.parse(data);
 }
 
@@ -91,12 +115,14 @@ export async function cancelOrder(k: TradeKey, orderId: string): Promise<Order> 
 }
 
 export async function cancelAllOrders(k: TradeKey, symbol: string): Promise<string> {
-  const { data } = await http.delete<unknown>(`${base(k)}/orders`, { headers: headers(k), params: { symbol } });
+  const key = newClientOrderId();
+  const { data } = await sendOnce(() => http.delete<unknown>(`${base(k)}/orders`, { headers: { ...headers(k), [IDEMPOTENCY_HEADER]: key }, params: { symbol } }));
   return messageResponseSchema.parse(data).message;
 }
 
 export async function closePosition(k: TradeKey, body: ClosePositionBody): Promise<Order> {
-  const { data } = await http.post<unknown>(`${base(k)}/positions/close`, closePositionBodySchema.parse(body), { headers: headers(k) });
+  const sent = closePositionBodySchema.parse({ ...body, clientOrderId: body.clientOrderId ?? newClientOrderId() });
+  const { data } = await sendOnce(() => http.post<unknown>(`${base(k)}/positions/close`, sent, { headers: headers(k) }));
   return orderSchema.parse(data);
 }
 
@@ -286,7 +312,13 @@ export async function getFills(k: TradeKey, symbol: string, cursor?: string): Pr
   return tradeCursorPageSchema(fillSchema).parse(data);
 }
 
-export async function placeLadder(k: TradeKey, body: LadderBody): Promise<Order[]> {
-  const { data } = await http.post<unknown>(`${base(k)}/ladders`, ladderBodySchema.parse(body), { headers: headers(k) });
-  return z.array(orderSchema).parse(data);
+/** `POST ladders`: the orders placed, or (207) what stayed live after a refused order could not be undone. */
+export async function placeLadder(k: TradeKey, body: LadderBody): Promise<{ orders: Order[]; partial: string | null }> {
+  const sent = ladderBodySchema.parse({ ...body, clientOrderId: body.clientOrderId ?? newClientOrderId() });
+  const res = await sendOnce(() => http.post<unknown>(`${base(k)}/ladders`, sent, { headers: headers(k) }));
+  if (res.status === 207) {
+    const partial = ladderPartialSchema.parse(res.data);
+    return { orders: partial.orders, partial: partial.message };
+  }
+  return { orders: z.array(orderSchema).parse(res.data), partial: null };
 }

@@ -1,9 +1,10 @@
-import { Anchor, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { ApiKey } from '../../api/contracts/api-keys';
 import type { ManagedBracket } from '../../api/contracts/trading';
 import { useSetServerCustody } from '../../api/trade/managed';
 import { ActivityLogModal } from './activity-log';
+import { CustodyConsentModal } from './custody-consent';
 import { isNumberText } from './order-math';
 
 /** What the form keeps while the user decides (the trail value as typed). */
@@ -12,28 +13,22 @@ export interface ManagedDraft {
   trail: boolean;
   trailMode: 'price' | 'percent';
   trailValue: string;
-  cancelOnClose: boolean;
 }
 
-export const MANAGED_DRAFT_OFF: ManagedDraft = { breakEven: false, trail: false, trailMode: 'percent', trailValue: '', cancelOnClose: false };
+export const MANAGED_DRAFT_OFF: ManagedDraft = { breakEven: false, trail: false, trailMode: 'percent', trailValue: '' };
 
 /** The body's `managed`, or null (nothing on); a problem names the field. */
 export function managedOf(d: ManagedDraft): { managed: ManagedBracket | null; problem: string | null } {
-  if (!d.breakEven && !d.trail && !d.cancelOnClose) return { managed: null, problem: null };
+  if (!d.breakEven && !d.trail) return { managed: null, problem: null };
   if (d.trail && (!isNumberText(d.trailValue) || Number(d.trailValue) <= 0)) return { managed: null, problem: 'Enter the trailing distance' };
   if (d.trail && d.trailMode === 'percent' && Number(d.trailValue) >= 50) return { managed: null, problem: 'A trailing distance must be below 50%' };
-  return { managed: { breakEven: d.breakEven, trail: d.trail ? { mode: d.trailMode, value: d.trailValue } : null, cancelOnClose: d.cancelOnClose }, problem: null };
+  return { managed: { breakEven: d.breakEven, trail: d.trail ? { mode: d.trailMode, value: d.trailValue } : null }, problem: null };
 }
-
-export const CONSENT_TEXT =
-  'Managed brackets keep working with your browser closed: the server watches the bracket and changes its orders for you. ' +
-  "To do that it keeps this key's credentials on the server, encrypted under the server's own key, for as long as a managed bracket of the key runs; " +
-  'they are deleted when the last one ends or when you turn this off. Every action it takes is in the activity log.';
 
 /**
  * "Managed by server" in the bracket form (FF_ENABLE_SEMI_AUTO, issue 13): break-even after the
- * first target, a trailing stop, cancel the rest when the position closes elsewhere. Disabled and
- * explained until the key's owner allows server custody (asked once per key).
+ * first target and a trailing stop, on top of the guard every bracket has. Disabled and explained
+ * until the key's owner allows server custody (asked once per key).
  */
 export function ManagedBracketFields({ apiKey, value, onChange, error }: { apiKey: ApiKey; value: ManagedDraft; onChange: (d: ManagedDraft) => void; error?: string }) {
   const custody = useSetServerCustody();
@@ -61,8 +56,8 @@ export function ManagedBracketFields({ apiKey, value, onChange, error }: { apiKe
       {!allowed ? (
         <>
           <Text size="xs" c="dimmed">
-            The server can move your stop to break-even, trail it and clean up the bracket with no browser open. It needs your permission to keep this
-            key&apos;s credentials, sealed, while it does.
+            The server can move your stop to break-even and trail it with no browser open. It needs your permission to keep this key&apos;s
+            credentials, sealed, while a bracket is open (the same permission every bracket needs).
           </Text>
           <Button size="compact-xs" variant="light" onClick={() => setAsking(true)}>
             Allow for {apiKey.name}…
@@ -84,35 +79,12 @@ export function ManagedBracketFields({ apiKey, value, onChange, error }: { apiKe
         />
         <SegmentedControl size="xs" disabled={!allowed || !value.trail} value={value.trailMode} onChange={(v) => set({ trailMode: v as 'price' | 'percent' })} data={[{ value: 'percent', label: '%' }, { value: 'price', label: 'price' }]} />
       </Group>
-      <Checkbox size="xs" disabled={!allowed} label="Cancel the rest when the position is closed elsewhere" checked={allowed && value.cancelOnClose} onChange={(e) => set({ cancelOnClose: e.currentTarget.checked })} />
       {error ? (
         <Text size="xs" c="red">
           {error}
         </Text>
       ) : null}
-      <Modal opened={asking} onClose={() => setAsking(false)} title="Let the server manage brackets with this key?">
-        <Stack gap="sm">
-          <Text size="sm">{CONSENT_TEXT}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setAsking(false)}>
-              Not now
-            </Button>
-            <Button
-              loading={custody.isPending}
-              onClick={() =>
-                custody.mutate(
-                  { apiKeyId: apiKey.id, on: true },
-                  {
-                    onSuccess: () => setAsking(false),
-                  },
-                )
-              }
-            >
-              Allow
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <CustodyConsentModal apiKey={apiKey} opened={asking} onClose={() => setAsking(false)} />
       <ActivityLogModal opened={activity} onClose={() => setActivity(false)} />
     </Stack>
   );

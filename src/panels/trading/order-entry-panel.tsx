@@ -5,6 +5,7 @@ import type { ExchangeId } from '../../api/contracts/common';
 import { dec, str } from '../../api/contracts/decimal';
 import type { BracketBody, LadderBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
+import { useConfig } from '../../api/config/get-config';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
 import { newClientOrderId, placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
@@ -13,8 +14,10 @@ import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } f
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
 import { AccountGate } from './account-bar';
+import { CustodyConsentModal, NO_CUSTODY_TEXT } from './custody-consent';
+import { DayLockBanner } from './day-lock-banner';
 import { MANAGED_DRAFT_OFF, ManagedBracketFields, managedOf, type ManagedDraft } from './managed-bracket-fields';
-import { toastError } from '../../ui/toast';
+import { toastError, toastInfo, toastWarning } from '../../ui/toast';
 import { show } from './format';
 import { isNumberText, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, type EntryTerms } from './order-math';
 import { useTradingAccount } from './use-trading-account';
@@ -79,6 +82,10 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const [ladderDistribution, setLadderDistribution] = useState<'linear' | 'weighted'>('linear');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [managedDraft, setManagedDraft] = useState<ManagedDraft>(MANAGED_DRAFT_OFF);
+  /** A bracket waiting for the key's consent to server custody (the dialog is open). */
+  const [consentFor, setConsentFor] = useState<BracketBody | null>(null);
+  const config = useConfig();
+  const noCustody = config.data?.custody === false;
 
   // A limit order prepared on the chart (Shift+click with trading from the chart on).
   const draft = useSnapshot(orderDraft);
@@ -151,19 +158,26 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
     if (Object.keys(problems).length) return;
     try {
       if (ladder) {
-        await placeL.mutateAsync({ symbol: s.tradingPair, side, qty: size, from: price, to: ladderTo, count: ladderCount, distribution: ladderDistribution, reduceOnly, postOnly });
+        const result = await placeL.mutateAsync({ symbol: s.tradingPair, side, qty: size, from: price, to: ladderTo, count: ladderCount, distribution: ladderDistribution, reduceOnly, postOnly, clientOrderId: newClientOrderId() });
+        if (result.partial) toastWarning(result.partial);
       } else if (bracket) {
         const managed = semiAuto && account.key?.serverCustody ? managedOf(managedDraft).managed : null;
-        const result = await placeB.mutateAsync({
+        const body: BracketBody = {
           symbol: s.tradingPair,
           side,
           qty: size,
           entry: entryKind === 'LIMIT' ? { type: 'LIMIT', price } : { type: 'MARKET' },
           stopLoss: { triggerPrice: stop },
           takeProfits: targets.map((t) => ({ price: t.price, qtyPercent: t.percent })),
+          clientOrderId: newClientOrderId(),
           ...(managed ? { managed } : {}),
-        });
-        if (managed && !result.managed) toastError('The bracket is placed, but the server could not take over its management: manage it yourself');
+        };
+        // Every bracket is guarded by the server: the key's consent first (asked once per key).
+        if (!account.key?.serverCustody) {
+          setConsentFor(body);
+          return;
+        }
+        await sendBracket(body);
       } else {
         const apiType = API_TYPE[type as keyof typeof API_TYPE];
         await place.mutateAsync({
@@ -180,11 +194,23 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         });
       }
     } catch (err) {
-      // The toast says it; the fields it names are marked (a funded-user size limit at the size), nothing typed is lost.
-      const fields = fieldErrors(err);
-      const sizeLimit = fields.maxPositionNotional ?? fields.maxRiskPercent ?? fields.dailyLossLimit;
-      setErrors(sizeLimit ? { ...fields, qty: sizeLimit } : fields);
+      showRefusal(err);
     }
+  };
+
+  /** The toast says it; the fields it names are marked (a funded-user size limit at the size), nothing typed is lost. */
+  const showRefusal = (err: unknown) => {
+    const fields = fieldErrors(err);
+    const sizeLimit = fields.maxPositionNotional ?? fields.maxRiskPercent ?? fields.dailyLossLimit;
+    setErrors(sizeLimit ? { ...fields, qty: sizeLimit } : fields);
+  };
+
+  /** Sends a bracket and says what the server did with it: all placed, waiting for the entry, or part of it still live. */
+  const sendBracket = async (body: BracketBody) => {
+    const result = await placeB.mutateAsync(body);
+    if (result.partial) toastWarning(result.partial.message);
+    else if (result.planned.length) toastInfo('The entry is placed. Its stop-loss and take-profits go on the moment it fills; the server does it, with or without this page open.');
+    if (body.managed && !result.managed) toastError('The bracket is placed, but the server could not take over its management: manage it yourself');
   };
 
   const priceField = (label: string, value: string, set: (v: string) => void, field: string) => (
@@ -193,6 +219,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
 
   return (
     <Stack gap={6} data-testid="order-entry">
+      <DayLockBanner tradeKey={account.tradeKey} />
       <Group gap={6} grow>
         <SegmentedControl size="xs" value={side} onChange={(v) => setSide(v as Side)} data={[{ value: 'BUY', label: 'Buy / Long' }, { value: 'SELL', label: 'Sell / Short' }]} color={side === 'BUY' ? 'teal' : 'red'} />
       </Group>
@@ -349,10 +376,26 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
 
       <Checkbox size="xs" label="Shift+click on the chart prepares a limit order here" checked={s.tradeMode} onChange={(e) => setTradeMode(e.currentTarget.checked)} />
 
-      <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} onClick={() => void submit()} data-testid="place-order">
+      {bracket && noCustody ? (
+        <Text size="xs" c="orange" data-testid="no-custody">
+          {NO_CUSTODY_TEXT}
+        </Text>
+      ) : null}
+      <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} disabled={bracket && noCustody} onClick={() => void submit()} data-testid="place-order">
         {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
         {ladder ? ` in ${ladderCount} orders` : ''}
       </Button>
+      {account.key ? (
+        <CustodyConsentModal
+          apiKey={account.key}
+          opened={consentFor !== null}
+          onClose={() => setConsentFor(null)}
+          onAllowed={() => {
+            const body = consentFor;
+            if (body) sendBracket(body).catch(showRefusal);
+          }}
+        />
+      ) : null}
     </Stack>
   );
 }

@@ -3,7 +3,7 @@ import { useSnapshot } from 'valtio';
 import { dec, str } from '../../api/contracts/decimal';
 import type { AmendOrderBody, Order } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
-import { useManagedBracketIds } from '../../api/trade/managed';
+import { useManagedBracketIds, useWaitingLegs } from '../../api/trade/managed';
 import { amendOrder, cancelAllOrders, cancelOrder, executeOrder, useOpenOrders, useTradeAction } from '../../api/trade/trade-api';
 import { AmendPopover } from './amend-popover';
 import { OrderHistory } from './order-history';
@@ -59,6 +59,7 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
   const s = useSnapshot(userSettings);
   const orders = useOpenOrders(account.tradeKey);
   const managed = useManagedBracketIds(account.tradeKey?.apiKeyId ?? null);
+  const waiting = useWaitingLegs(account.tradeKey?.apiKeyId ?? null);
   const cancel = useTradeAction(account.tradeKey, (k, id: string) => cancelOrder(k, id), 'Unable to cancel the order');
   const amend = useTradeAction(account.tradeKey, (k, a: { id: string; body: AmendOrderBody }) => amendOrder(k, a.id, a.body), 'Unable to change the order');
   const execute = useTradeAction(account.tradeKey, (k, id: string) => executeOrder(k, id), 'Unable to execute the order');
@@ -98,6 +99,15 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
                 <Table.Td>{o.reduceOnly ? 'Yes' : ''}</Table.Td>
                 <Table.Td>
                   {o.role ?? ''}
+                  {o.role === 'entry' && o.bracketId && waiting.has(o.bracketId) ? (
+                    <Text size="xs" c="dimmed" data-testid="planned-legs">
+                      then {waiting
+                        .get(o.bracketId)!
+                        .map((l) => `${l.role === 'stop-loss' ? 'SL' : 'TP'} ${show(l.triggerPrice)}`)
+                        .join(' · ')}{' '}
+                      when filled
+                    </Text>
+                  ) : null}
                   {o.bracketId && managed.has(o.bracketId) ? (
                     <Badge ml={4} size="xs" variant="light" color="grape" data-testid="managed-badge">
                       {MANAGED_NOTE}

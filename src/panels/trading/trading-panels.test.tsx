@@ -62,6 +62,7 @@ const adapter: AxiosAdapter = async (config) => {
   }
   if (config.url === '/v1/config') return ok(config, { marketData: 'sim', productName: 'Crypto Terminal' });
   if (config.url === `${base}/balance`) return ok(config, balance);
+  if (config.url === `${base}/limits`) return ok(config, { funded: false, dailyLossLimit: null, lossToday: '0', locked: false, lockedUntil: null, reason: null });
   if (config.url === `${base}/positions`) return ok(config, [position('BTCUSDT'), position('ETHUSDT')]);
   if (config.url === `${base}/orders` && config.method === 'get') return ok(config, [order('o1', 'BTCUSDT'), order('o2', 'ETHUSDT')]);
   if (config.url === `${base}/orders/o1` && config.method === 'delete') return ok(config, { ...order('o1', 'BTCUSDT'), status: 'CANCELED' });
@@ -176,7 +177,10 @@ describe('trading panels', () => {
     fireEvent.change(within(entry).getByLabelText('To price'), { target: { value: '59000' } });
     fireEvent.change(within(entry).getByLabelText(/^Size/), { target: { value: '0.05' } });
     fireEvent.click(within(entry).getByTestId('place-order'));
-    await waitFor(() => expect(posted).toEqual([{ symbol: 'BTCUSDT', side: 'BUY', qty: '0.05', from: '60000', to: '59000', count: 5, distribution: 'linear', reduceOnly: false, postOnly: false }]));
+    // With a client id: a retry of the same ladder is answered by the server, never placed twice.
+    await waitFor(() =>
+      expect(posted).toEqual([{ symbol: 'BTCUSDT', side: 'BUY', qty: '0.05', from: '60000', to: '59000', count: 5, distribution: 'linear', reduceOnly: false, postOnly: false, clientOrderId: expect.stringMatching(/^ct[A-Za-z0-9]+$/) }]),
+    );
   });
 
   it('Order entry: "managed by server" (FF_ENABLE_SEMI_AUTO) is explained and off until the key is allowed; then the bracket carries it', async () => {
@@ -188,7 +192,7 @@ describe('trading panels', () => {
     expect(breakEven).toBeDisabled();
     expect(box).toHaveTextContent('It needs your permission to keep this key');
     fireEvent.click(within(box).getByRole('button', { name: 'Allow for Main…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Let the server manage brackets with this key?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Let the server guard brackets with Main?' });
     expect(dialog).toHaveTextContent('deleted when the last one ends or when you turn this off');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Allow' }));
     await waitFor(() => expect(calls).toContain(`put /v1/api-keys/${KEY.id}/server-custody `));
@@ -217,13 +221,13 @@ describe('trading panels', () => {
       qty: '0.01',
       entry: { type: 'LIMIT', price: '60000' },
       stopLoss: { triggerPrice: '59000' },
-      managed: { breakEven: true, trail: { mode: 'percent', value: '1.5' }, cancelOnClose: false },
+      managed: { breakEven: true, trail: { mode: 'percent', value: '1.5' } },
     });
   });
 
   it('Orders: the rows of a bracket the server manages say so', async () => {
     flags = { FF_ENABLE_SEMI_AUTO: true };
-    managedList = [{ bracketId: 'BKbbbbbbbbbbbbbbbbbb', symbol: 'BTCUSDT', side: 'BUY', options: { breakEven: true, trail: null, cancelOnClose: true }, state: 'running', breakEvenDone: false, message: null, createdAt: '2026-01-01T00:00:00.000Z' }];
+    managedList = [{ bracketId: 'BKbbbbbbbbbbbbbbbbbb', symbol: 'BTCUSDT', side: 'BUY', options: { breakEven: true, trail: null }, phase: 'open', planned: [], state: 'running', breakEvenDone: false, message: null, createdAt: '2026-01-01T00:00:00.000Z' }];
     const base = `/v1/trade/${KEY.id}`;
     const managedOrder: Order = { ...order('o3', 'BTCUSDT'), type: 'STOP_MARKET', side: 'SELL', clientOrderId: 'BKbbbbbbbbbbbbbbbbbbS', bracketId: 'BKbbbbbbbbbbbbbbbbbb', role: 'stop-loss', triggerPrice: '59000', price: null };
     const inner = http.defaults.adapter as AxiosAdapter;
@@ -233,5 +237,69 @@ describe('trading panels', () => {
     await waitFor(() => expect(within(table).getAllByTestId('managed-badge')).toHaveLength(1));
     const rows = within(table).getAllByRole('row');
     expect(rows.find((r) => r.textContent?.includes('59000'))).toHaveTextContent('managed by server');
+  });
+
+  /** Fills the bracket form: limit entry 60000, stop 59000, size 0.01, one target 62000. */
+  function fillBracket(entry: HTMLElement) {
+    fireEvent.click(within(entry).getByText('Limit entry'));
+    fireEvent.change(within(entry).getByLabelText('Entry price'), { target: { value: '60000' } });
+    fireEvent.change(within(entry).getByLabelText('Stop-loss'), { target: { value: '59000' } });
+    fireEvent.click(within(entry).getByText('Size'));
+    fireEvent.change(within(entry).getByRole('textbox', { name: /^Size/ }), { target: { value: '0.01' } });
+    fireEvent.change(within(entry).getByLabelText('Take-profit 1'), { target: { value: '62000' } });
+  }
+
+  it('Order entry: the first bracket on a key asks for the server-custody consent; "Not now" sends nothing, "Allow" sends the bracket once', async () => {
+    Object.assign(userSettings, { orderType: 'bracket-order', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByLabelText('Stop-loss')).toBeInTheDocument());
+    fillBracket(entry);
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    let dialog = await screen.findByRole('dialog', { name: 'Let the server guard brackets with Main?' });
+    expect(dialog).toHaveTextContent("places a resting entry’s stop-loss and take-profits the moment the entry fills");
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Not now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(posted).toEqual([]);
+
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    dialog = await screen.findByRole('dialog', { name: 'Let the server guard brackets with Main?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Allow' }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(calls.filter((c) => c.startsWith(`put /v1/api-keys/${KEY.id}/server-custody`))).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ entry: { type: 'LIMIT', price: '60000' }, stopLoss: { triggerPrice: '59000' }, clientOrderId: expect.stringMatching(/^ct/) });
+    // Allowed now: the next bracket goes straight out (once the first has been answered).
+    await waitFor(() => expect(within(entry).getByTestId('place-order')).not.toHaveAttribute('data-loading'));
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    await waitFor(() => expect(posted).toHaveLength(2));
+    expect((posted[1] as { clientOrderId: string }).clientOrderId).not.toBe((posted[0] as { clientOrderId: string }).clientOrderId);
+  });
+
+  it('Orders: an entry whose stop and targets wait for the fill says what goes on when it fills', async () => {
+    managedList = [
+      {
+        bracketId: 'BKcccccccccccccccccc',
+        symbol: 'BTCUSDT',
+        side: 'BUY',
+        options: null,
+        phase: 'waiting',
+        planned: [
+          { role: 'stop-loss', type: 'STOP_MARKET', side: 'SELL', qty: '0.01', price: null, triggerPrice: '59000', clientOrderId: 'BKccccccccccccccccccS' },
+          { role: 'take-profit', type: 'TAKE_PROFIT', side: 'SELL', qty: '0.01', price: '62000', triggerPrice: '62000', clientOrderId: 'BKccccccccccccccccccT1' },
+        ],
+        state: 'running',
+        breakEvenDone: false,
+        message: null,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    ];
+    const base = `/v1/trade/${KEY.id}`;
+    const entryOrder: Order = { ...order('o4', 'BTCUSDT'), clientOrderId: 'BKccccccccccccccccccE', bracketId: 'BKcccccccccccccccccc', role: 'entry' };
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => (config.url === `${base}/orders` && config.method === 'get' ? ok(config, [entryOrder]) : inner(config));
+    renderPanel(OrdersPanel);
+    const table = await screen.findByTestId('orders-table');
+    expect(await within(table).findByTestId('planned-legs')).toHaveTextContent('then SL 59000 · TP 62000 when filled');
+    expect(within(table).queryByTestId('managed-badge')).toBeNull();
   });
 });
