@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instrumentSchema } from '../../src/api/contracts/exchanges';
@@ -190,9 +190,11 @@ describe('ExchangeInfoService cache', () => {
   describe('over HTTP (a local fake exchange)', () => {
     let server: Server;
     let url = '';
+    /** Answers the slow fake never sends (ended when the suite is done). */
+    const hung: ServerResponse[] = [];
     beforeAll(async () => {
       server = createServer((req, res) => {
-        if (req.url?.startsWith('/slow')) return void setTimeout(() => res.end('{}'), 2000);
+        if (req.url?.startsWith('/slow')) return void hung.push(res);
         if (req.url === '/err/api/v1/instrument/active') {
           res.writeHead(503, { 'content-type': 'application/json' });
           return void res.end(JSON.stringify(fixture('bitmex', 'error-overloaded.json')));
@@ -203,7 +205,11 @@ describe('ExchangeInfoService cache', () => {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
-    afterAll(() => new Promise<void>((r) => server.close(() => r())));
+    afterAll(async () => {
+      for (const res of hung) res.end('{}');
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    });
 
     const realFetch: FetchLike = (u, init) => fetch(u, init);
 
@@ -214,7 +220,8 @@ describe('ExchangeInfoService cache', () => {
 
     it('times out a slow exchange (502 "no answer in time") instead of hanging', async () => {
       const svc = new ExchangeInfoService({ fetch: realFetch, base: () => ({ base: `${url}/slow` }), timeoutMs: 200 });
-      // the fake answers after 2 s (a 200 with '{}' would be a format error, not this message)
+      // The fake never answers: only the service's own 0.2 s timeout ends the wait (without it the
+      // test hangs until vitest fails it). A late 200 with '{}' would be a format error, not this message.
       await expect(svc.instruments('bitmex')).rejects.toMatchObject({ status: 502, message: 'Could not load the instruments of BitMEX: no answer in time' });
     });
 

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../../sim/testing';
@@ -13,7 +13,11 @@ interface Seen {
 describe('exchange proxies (/v1/proxy/*)', () => {
   let upstream: Server;
   const seen: Seen[] = [];
+  /** Answers the fake never sends (a hung exchange): ended only when the suite is done. */
+  const hung: ServerResponse[] = [];
   let t: TestApp;
+  /** The same proxy with a 0.3 s timeout, for the hung exchange only. */
+  let short: TestApp;
 
   beforeAll(async () => {
     upstream = createServer((req, res) => {
@@ -28,7 +32,7 @@ describe('exchange proxies (/v1/proxy/*)', () => {
         res.writeHead(400, { 'content-type': 'application/json' });
         return void res.end(JSON.stringify(fixture('bitmex', 'error-invalid-tick.json')));
       }
-      if (path === '/api/v1/instrument/active') return void setTimeout(() => res.end('[]'), 2000);
+      if (path === '/api/v1/instrument/active') return void hung.push(res);
       if (path === '/api/v5/market/candles') {
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end(JSON.stringify(fixture('okx', 'candles-swap-1H.json')));
@@ -38,16 +42,18 @@ describe('exchange proxies (/v1/proxy/*)', () => {
     });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     const host = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-    t = await createTestApp('pglite', {}, {
-      market: {
-        // testnet points at a closed port: the unreachable-exchange case
-        proxyTargets: { 'bitmex-mainnet': host, 'bitmex-testnet': 'http://127.0.0.1:9', 'okx-mainnet-testnet': host },
-        proxyTimeoutMs: 300,
-      },
-    });
+    // testnet points at a closed port: the unreachable-exchange case
+    const proxyTargets = { 'bitmex-mainnet': host, 'bitmex-testnet': 'http://127.0.0.1:9', 'okx-mainnet-testnet': host };
+    // The answering fake gets a generous timeout (a busy machine never turns its answers into 504s);
+    // the hung one meets the short timeout, which then has nothing to race against.
+    t = await createTestApp('pglite', {}, { market: { proxyTargets, proxyTimeoutMs: 15_000 } });
+    short = await createTestApp('pglite', {}, { market: { proxyTargets, proxyTimeoutMs: 300 } });
   });
   afterAll(async () => {
-    await t.close();
+    await t?.close();
+    await short?.close();
+    for (const res of hung) res.end('[]');
+    upstream.closeAllConnections();
     await new Promise<void>((r) => upstream.close(() => r()));
   });
 
@@ -104,8 +110,10 @@ describe('exchange proxies (/v1/proxy/*)', () => {
   });
 
   it('times out a slow exchange with 504 { message }', async () => {
-    // the fake answers after 2 s; the proxy gives up after 0.3 s
-    const res = await t.client.get('/v1/proxy/bitmex-mainnet/api/v1/instrument/active');
+    // The fake never answers (until the suite ends): only the proxy's own 0.3 s timeout can end the
+    // request, so a proxy without one hangs here until vitest's test timeout fails the test.
+    const res = await short.client.get('/v1/proxy/bitmex-mainnet/api/v1/instrument/active');
+    expect(hung).toHaveLength(1); // the request did reach the exchange, which is still silent
     expect(res.statusCode).toBe(504);
     expect(res.json()).toEqual({ message: 'BitMEX did not answer within 0.3 s' });
   });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tokens } from '../../../src/api/contracts/auth';
@@ -76,13 +76,20 @@ describe.each(TEST_DRIVERS)('job runner on %s', (driver) => {
     await ensureJob(db, { kind: 'test', key: 'test:lease' });
     const log: string[] = [];
     const contexts = new Map<string, JobContext>();
-    const a = new JobRunner({ db, handlers: [parked('A', log, contexts)], owner: 'A', leaseMs: 600 });
-    const b = new JobRunner({ db, handlers: [parked('B', log, contexts)], owner: 'B', leaseMs: 600 });
+    const a = new JobRunner({ db, handlers: [parked('A', log, contexts)], owner: 'A', leaseMs: 60_000 });
+    const b = new JobRunner({ db, handlers: [parked('B', log, contexts)], owner: 'B', leaseMs: 60_000 });
     await a.tick(); // A claims, then "dies": it never renews
     expect(a.heldJobs()).toHaveLength(1);
+    // The lease runs leaseMs on the database's clock (checked with a 10 s allowance for a slow machine).
+    const [lease] = await db
+      .select({ fullLength: sql<boolean>`${jobs.leaseUntil} > now() + interval '50 seconds'` })
+      .from(jobs)
+      .where(eq(jobs.key, 'test:lease'));
+    expect(lease!.fullLength).toBe(true);
     await b.tick();
     expect(b.heldJobs()).toHaveLength(0); // the lease is still A's
-    await wait(700);
+    // The minute passes with nobody renewing (moved on the database's clock, not waited out).
+    await db.update(jobs).set({ leaseUntil: sql`now() - interval '1 millisecond'` }).where(eq(jobs.key, 'test:lease'));
     await b.tick();
     expect(b.heldJobs()).toHaveLength(1);
     const [row] = await db.select().from(jobs).where(eq(jobs.key, 'test:lease'));

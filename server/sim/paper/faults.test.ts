@@ -3,7 +3,7 @@
  * sockets on one exchange's private endpoints, in the exchange's own shapes; public endpoints and
  * other exchanges are untouched; clearing restores everything.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { connectWs, has, startSim, type SimServer } from '../testing';
 import { binanceClient } from './binance/testing';
@@ -18,17 +18,57 @@ afterEach(async () => {
 });
 
 const faults = (body: unknown) => sim.app.inject({ method: 'POST', url: '/sim/_control/faults', payload: body as object });
+
+/**
+ * Holds every timer of exactly `ms` (the injected latency) until `release()`, so a test decides when
+ * the latency is over instead of racing a real timer; other timers run as usual.
+ */
+function holdTimersOf(ms: number) {
+  const realSetTimeout = globalThis.setTimeout;
+  const held: Array<() => void> = [];
+  const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, delay?: number, ...args: unknown[]) => {
+    if (delay !== ms) return realSetTimeout(fn, delay, ...args);
+    held.push(() => fn(...args));
+    return realSetTimeout(() => undefined, 0);
+  }) as typeof setTimeout);
+  return {
+    waiting: () => held.length,
+    release: () => {
+      spy.mockRestore();
+      for (const run of held.splice(0)) run();
+    },
+  };
+}
+
+async function until(what: string, ok: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 const alice = () => binanceClient(sim.app, 'sim-faults', { seed: 'crypto-terminal', now: Date.now });
 
 describe('paper exchange fault hooks', () => {
   it('adds latency to private answers only', async () => {
-    expect((await faults({ exchange: 'binance', latencyMs: 300 })).json()).toMatchObject({ faults: { binance: { latencyMs: 300 } } });
-    let t = Date.now();
-    expect((await alice().call('GET', '/fapi/v3/balance')).status).toBe(200);
-    expect(Date.now() - t).toBeGreaterThanOrEqual(290);
-    t = Date.now();
-    expect((await sim.app.inject({ url: '/sim/binance/fapi/v1/time' })).statusCode).toBe(200);
-    expect(Date.now() - t).toBeLessThan(250);
+    expect((await faults({ exchange: 'binance', latencyMs: 1357 })).json()).toMatchObject({ faults: { binance: { latencyMs: 1357 } } });
+    const latency = holdTimersOf(1357);
+    try {
+      let answered = false;
+      const priv = alice()
+        .call('GET', '/fapi/v3/balance')
+        .finally(() => (answered = true));
+      await until('the private request to wait out the latency', () => latency.waiting() === 1);
+      // The public endpoint answers while the private request still waits (no latency of its own).
+      expect((await sim.app.inject({ url: '/sim/binance/fapi/v1/time' })).statusCode).toBe(200);
+      expect(latency.waiting()).toBe(1);
+      expect(answered).toBe(false);
+      // Once the latency is over, the private answer arrives, unchanged.
+      latency.release();
+      expect((await priv).status).toBe(200);
+    } finally {
+      latency.release();
+    }
   });
 
   it('answers 5xx and rate limits in the exchange’s own shape, on that exchange only', async () => {

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIVE_ENDPOINTS } from '../../../server/exchanges/endpoints';
 import type { ExchangeId } from '../contracts/common';
 import { candlesInfiniteQueryOptions, candlesQueryOptions, createMarketAdapter, MarketDataError } from './index';
@@ -119,13 +119,21 @@ describe('react-query options', () => {
     expect(opts.staleTime).toBe(100);
     expect(opts.queryKey).toEqual(['market', 'candles', 'binance', 'BTCUSDT', '1m', false, null, null]);
     const client = new QueryClient();
-    expect(await client.fetchQuery(opts)).toHaveLength(5);
-    await client.fetchQuery(opts); // fresh: served from the cache
-    expect(calls).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 120));
-    await client.fetchQuery(opts); // stale after 100 ms: refetched
-    expect(calls).toHaveLength(2);
-    client.clear();
+    // The test's clock (Date only; timers stay real): freshness does not depend on how fast this runs.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(1_717_200_000_000);
+      expect(await client.fetchQuery(opts)).toHaveLength(5);
+      vi.setSystemTime(1_717_200_000_099);
+      await client.fetchQuery(opts); // 99 ms old, fresh: served from the cache
+      expect(calls).toHaveLength(1);
+      vi.setSystemTime(1_717_200_000_100);
+      await client.fetchQuery(opts); // stale at 100 ms: refetched
+      expect(calls).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+      client.clear();
+    }
   });
 
   it('the infinite query pages backwards from the oldest bar loaded', async () => {
