@@ -7,7 +7,7 @@ import { parseBinanceInstruments, parseBitmexInstruments, parseBybitInstrumentsP
 import { ExchangeInfoService, filterInstruments, type FetchLike } from './exchange-info';
 
 describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)', () => {
-  it('binance exchangeInfo: filters → tick/step/min/max; linear, contract value 1', () => {
+  it('binance exchangeInfo: filters → tick/step/min/max, and the limits every leg is checked against; linear, contract value 1', () => {
     const [blz] = parseBinanceInstruments(fixture('binance', 'exchange-info.json'));
     expect(blz).toEqual({
       symbol: 'BLZUSDT',
@@ -23,6 +23,8 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
       contractValue: 1,
       precision: 5,
       quantityPrecision: 0,
+      // The exchange's own text: PRICE_FILTER, MIN_NOTIONAL, PERCENT_PRICE, MAX_NUM_ORDERS (no MAX_NUM_ALGO_ORDERS in the fixture).
+      limits: { minPrice: '0.0001', maxPrice: '300', minNotional: '5.0', priceBand: { up: '1.1500', down: '0.8500' }, maxOrders: 200 },
     });
     expect(instrumentSchema.parse(blz)).toEqual(blz);
   });
@@ -50,6 +52,7 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
       contractValue: 1,
       precision: 1,
       quantityPrecision: 0,
+      limits: { maxPrice: '1000000', maxOrders: 200 },
     });
   });
 

@@ -67,6 +67,12 @@ test('a trader creates a simulator key, buys, places a bracket from risk, cancel
   await expect(entry.getByTestId('order-preview')).toContainText('2R');
   await expect(entry.getByTestId('risk-size')).not.toContainText('Size —');
   await entry.getByTestId('place-order').click();
+  // The first bracket on the key asks once for the server's custody: the server guards every bracket.
+  const consent = page.getByRole('dialog', { name: /^Let the server guard brackets with / });
+  await expect(consent).toContainText('cancels what is left of the bracket when its position closes');
+  const placed = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/brackets$/.test(r.url()) && r.request().method() === 'POST');
+  await consent.getByRole('button', { name: 'Allow', exact: true }).click();
+  expect((await placed).status()).toBe(201);
 
   await tab(page, 'Orders').click();
   const orders = inPanel(page, 'orders', 'orders-table');
@@ -273,13 +279,12 @@ test('a managed bracket: allowed once for the key, marked on its rows; closed el
     // Off and explained until the key is allowed; allowed once, in a dialog that says what it means.
     const entry = inPanel(page, 'order-entry', 'order-entry');
     const managed = entry.getByTestId('managed-bracket');
-    await expect(managed.getByLabel('Cancel the rest when the position is closed elsewhere')).toBeDisabled();
+    await expect(managed.getByLabel('Move the stop to break-even when take-profit 1 fills')).toBeDisabled();
     await managed.getByRole('button', { name: /^Allow for / }).click();
-    const dialog = page.getByRole('dialog', { name: 'Let the server manage brackets with this key?' });
+    const dialog = page.getByRole('dialog', { name: /^Let the server guard brackets with / });
     await expect(dialog).toContainText('encrypted under the server');
     await dialog.getByRole('button', { name: 'Allow', exact: true }).click();
-    await expect(managed.getByLabel('Cancel the rest when the position is closed elsewhere')).toBeEnabled();
-    await managed.getByLabel('Cancel the rest when the position is closed elsewhere').check();
+    await expect(managed.getByLabel('Move the stop to break-even when take-profit 1 fills')).toBeEnabled();
     await managed.getByLabel('Move the stop to break-even when take-profit 1 fills').check();
 
     await entry.getByText('SL 1%', { exact: true }).click();
@@ -317,9 +322,9 @@ test('a managed bracket: allowed once for the key, marked on its rows; closed el
     await expect(again.getByTestId('notifications-list')).toContainText('Cancelled the remaining orders');
     await again.getByRole('button', { name: 'Server activity' }).click();
     const log = again.getByTestId('activity-log');
-    await expect(log).toContainText('Started managing the bracket');
+    await expect(log).toContainText('Guarding the bracket');
     await expect(log).toContainText('Cancelled the remaining orders');
-    await expect(log).toContainText('Finished managing the bracket');
+    await expect(log).toContainText('Finished guarding the bracket');
     await again.close();
   });
 });

@@ -1,12 +1,12 @@
 /**
  * Semi-auto brackets (issue 13) on the paper exchange of all four venues, with no browser: consent,
- * the stop moved to break-even within a second of the first target filling, the rest cancelled when
+ * the stop moved to break-even by the server once the first target fills, the rest cancelled when
  * the position is closed elsewhere, the sealed credentials gone with the job and never in a
  * response or a log line; a holder "killed -9" just before its amend, and the other instance
  * finishing the job exactly once.
  */
 import { Writable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
@@ -47,7 +47,8 @@ const onTick = (x: number, tick: number, dir: 'floor' | 'ceil') => {
   return n.toFixed(tick < 1 ? String(tick).split('.')[1].length : 0);
 };
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+/** Polls `fn` until it gives a value; the cap only turns a hang into a clear failure (no speed limit). */
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const v = await fn();
@@ -75,7 +76,7 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
   }
 
   /** One server instance on the shared database; `hook` runs before each of its bracket jobs' exchange actions. */
-  async function instance(owner: string, hook?: (action: string, signal: AbortSignal) => Promise<void>): Promise<{ app: FastifyInstance; client: TestClient }> {
+  async function instance(owner: string, hook?: (action: string, signal: AbortSignal, jobKey: string) => Promise<void>): Promise<{ app: FastifyInstance; client: TestClient }> {
     const h = await handle();
     const config = testConfig({ MARKET_DATA: 'sim', JOBS_ENABLED: true, LOG_LEVEL: 'trace', AUTH_RATE_LIMIT_MAX: 10_000, SIM_CREDENTIALS_RATE_LIMIT_MAX: 10_000 });
     const stream = new Writable({
@@ -93,7 +94,7 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
       distDir: '/nonexistent',
       market: {
         sim: { now: clock.now, seed: 'semi-auto' },
-        jobs: { owner, leaseMs: 1500, tickMs: 100, refreshMs: 200, bracketPollMs: 100, beforeBracketAction: hook ? (action, ctx) => hook(action, ctx.signal) : undefined },
+        jobs: { owner, leaseMs: 1500, tickMs: 100, refreshMs: 200, bracketPollMs: 100, beforeBracketAction: hook ? (action, ctx) => hook(action, ctx.signal, ctx.job.key) : undefined },
       },
     });
     await app.ready();
@@ -155,19 +156,19 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     managed,
   });
 
-  it.each(VENUES)('$exchange: consent first; TP1 fills → the stop is at break-even within 1 s; closed elsewhere → the rest is cancelled and the sealed credentials deleted', async (v) => {
+  it.each(VENUES)('$exchange: consent first; TP1 fills → the server moves the stop to break-even; closed elsewhere → the rest is cancelled and the sealed credentials deleted', async (v) => {
     clock.set(T0);
     const { app, client } = apps[0] ? { app: apps[0], client: new TestClient(apps[0], testConfig().JWT_SECRET ?? '') } : await instance('A');
     const db = handles[0]!.db;
     const { key, secret } = await setUp(client, v);
     const base = `/v1/trade/${key.id}`;
-    const managed = { breakEven: true, trail: null, cancelOnClose: true };
+    const managed = { breakEven: true, trail: null };
     const price = await last(app, v);
 
     // Without the key's consent: refused before anything is placed, and said where to allow it.
     const refused = await call(client, 'POST', `${base}/brackets`, bracketBody(v, price, managed));
     expect(refused.statusCode, refused.body).toBe(409);
-    expect(refused.json()).toMatchObject({ message: expect.stringMatching(/^Allow the server to manage brackets for this key first/), fields: { managed: expect.any(String) } });
+    expect(refused.json()).toMatchObject({ message: expect.stringMatching(/^Brackets are guarded by the server .*allow it for this key first/), fields: { custody: expect.any(String) } });
     expect((await call(client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>()).toEqual([]);
 
     const consent = await client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token });
@@ -181,23 +182,26 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(1);
     const list = (await call(client, 'GET', `${base}/managed`)).json<ManagedBracketInfo[]>();
     expect(list).toEqual([expect.objectContaining({ bracketId: b.bracketId, symbol: v.symbol, side: 'BUY', state: 'running', breakEvenDone: false, options: managed })]);
+    // Before the fill the stop is where the user put it.
+    const stopsBefore = (await call(client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>().filter((o) => o.role === 'stop-loss');
+    expect(stopsBefore.map((o) => Number(o.triggerPrice))).toEqual([Number(bracketBody(v, price, managed).stopLoss.triggerPrice)]);
 
     // The market runs until the first target fills; the server then moves the stop, with no browser.
-    let filledAt = 0;
-    for (let i = 0; i < 7 * 24 * 12 && !filledAt; i++) {
+    let filled = false;
+    for (let i = 0; i < 7 * 24 * 12 && !filled; i++) {
       clock.advance(5 * 60_000);
       const p = (await call(client, 'GET', `${base}/positions?symbol=${v.symbol}`)).json<Position[]>();
-      if (p.length && Number(p[0]!.size) < Number(v.qty)) filledAt = Date.now();
+      filled = p.length > 0 && Number(p[0]!.size) < Number(v.qty);
     }
-    expect(filledAt, 'TP1 filled within a simulated week').toBeGreaterThan(0);
+    expect(filled, 'TP1 filled within a simulated week').toBe(true);
     const pos = (await call(client, 'GET', `${base}/positions?symbol=${v.symbol}`)).json<Position[]>()[0]!;
     const be = str(roundToStep(dec(pos.breakEvenPrice), dec(String(v.tick)), 'up'));
     const stop = await until('the stop at break-even', async () => {
       const open = (await call(client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>();
       const stops = open.filter((o) => o.role === 'stop-loss');
       return stops.length === 1 && stops[0]!.triggerPrice !== null && Number(stops[0]!.triggerPrice) === Number(be) ? stops[0] : null;
-    }, 3000);
-    expect(Date.now() - filledAt, 'moved within a second of the fill').toBeLessThan(1000);
+    });
+    // No market time passed after the fill: the server moved the stop on the fill itself.
     expect(stop.bracketId).toBe(b.bracketId);
     expect(Number(be)).toBeGreaterThan(Number(pos.entryPrice));
 
@@ -212,7 +216,7 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(0);
 
     const activity = (await client.get('/v1/notifications/activity', { token })).json<ActivityEntry[]>().filter((a) => a.job === `bracket:${b.bracketId}`);
-    expect(activity.map((a) => a.action).reverse()).toEqual(['Started managing the bracket', 'Moved the stop to break-even', 'Cancelled the remaining orders', 'Finished managing the bracket']);
+    expect(activity.map((a) => a.action).reverse()).toEqual(['Guarding the bracket', 'Moved the stop to break-even', 'Cancelled the remaining orders', 'Finished guarding the bracket']);
     expect(activity.find((a) => a.action === 'Moved the stop to break-even')).toMatchObject({ result: 'ok', orderId: expect.any(String), message: expect.stringContaining(`stop moved to ${be}`) });
     const notes = (await client.get('/v1/notifications', { token })).json<NotificationList>();
     expect(notes.items.filter((n) => n.kind === 'job' && n.refId === `bracket:${b.bracketId}`).map((n) => n.title)).toEqual(['Cancelled the remaining orders', 'Moved the stop to break-even']);
@@ -221,7 +225,7 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     // The secret was in no answer and no log line; the sealed copy is gone.
     expect(logLines.some((l) => l.includes(secret))).toBe(false);
     expect(consent.body.includes(secret) || placed.body.includes(secret)).toBe(false);
-  });
+  }, 120_000); // a simulated week of polling: a guard against a hang, roomy enough for a busy machine
 
   it('bybit: a trailing stop (1 %) follows the price up once in profit and never moves back down', async () => {
     const v = VENUES[1]!;
@@ -231,7 +235,7 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     const base = `/v1/trade/${key.id}`;
     await client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token });
     const price = await last(app, v);
-    const body = { ...bracketBody(v, price, { breakEven: false, trail: { mode: 'percent', value: '1' }, cancelOnClose: false }), takeProfits: [{ price: onTick(price * 1.5, v.tick, 'ceil'), qtyPercent: 100 }] };
+    const body = { ...bracketBody(v, price, { breakEven: false, trail: { mode: 'percent', value: '1' } }), takeProfits: [{ price: onTick(price * 1.5, v.tick, 'ceil'), qtyPercent: 100 }] };
     const placed = await call(client, 'POST', `${base}/brackets`, body);
     expect(placed.statusCode, placed.body).toBe(201);
     const stopNow = async () => Number((await call(client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>().find((o) => o.role === 'stop-loss')?.triggerPrice);
@@ -276,11 +280,17 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     const base = `/v1/trade/${key.id}`;
     await a.client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token });
     const price = await last(a.app, v);
-    const placed = await call(a.client, 'POST', `${base}/brackets`, bracketBody(v, price, { breakEven: true, trail: null, cancelOnClose: false }));
+    const placed = await call(a.client, 'POST', `${base}/brackets`, bracketBody(v, price, { breakEven: true, trail: null }));
     expect(placed.statusCode, placed.body).toBe(201);
     const b = placed.json<BracketResult>();
     await until('A to hold the job', async () => (await db.select().from(jobs).where(eq(jobs.key, `bracket:${b.bracketId}`)))[0]?.leaseOwner === 'A');
-    const bInst = await instance('B');
+    // When B first acts on this bracket, by the database's clock (the one leases are measured in).
+    let bActedAt: number | null = null;
+    const bInst = await instance('B', async (_action, _signal, jobKey) => {
+      if (jobKey !== `bracket:${b.bracketId}` || bActedAt !== null) return;
+      const [row] = await db.select({ now: sql<number>`(extract(epoch from now()) * 1000)::float8` }).from(jobs).limit(1);
+      bActedAt ??= Number(row!.now);
+    });
 
     for (let i = 0; i < 7 * 24 * 12; i++) {
       clock.advance(5 * 60_000);
@@ -298,7 +308,10 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     }
     await atAmend;
     a.app.jobs!.runner.kill();
-    const killedAt = Date.now();
+    // A's lease as it stands at the kill (a renewal still in flight could only make it later).
+    const [atKill] = await db.select().from(jobs).where(eq(jobs.key, `bracket:${b.bracketId}`));
+    expect(atKill).toMatchObject({ leaseOwner: 'A', attempts: 1 });
+    const aLeaseEnd = atKill!.leaseUntil!.getTime();
 
     const stop = await until(
       'B to move the stop',
@@ -306,10 +319,10 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
         const stops = (await call(bInst.client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>().filter((o) => o.role === 'stop-loss');
         return stops.length === 1 && Number(stops[0]!.triggerPrice) > price ? stops[0] : null;
       },
-      8000,
     );
-    // B waited for A's lease to run out (1.5 s), then finished the job.
-    expect(Date.now() - killedAt).toBeGreaterThanOrEqual(1000);
+    // B waited for A's lease to run out (nobody renews it after the kill), then finished the job.
+    expect(bActedAt, 'B acted on the bracket').not.toBeNull();
+    expect(bActedAt!).toBeGreaterThan(aLeaseEnd);
     const [row] = await db.select().from(jobs).where(eq(jobs.key, `bracket:${b.bracketId}`));
     expect(row).toMatchObject({ leaseOwner: 'B', attempts: 2, state: 'pending', payload: expect.objectContaining({ beDone: true }) });
     // One replacement of the original stop (Binance amends a conditional by place-then-cancel): R1, not R2.
@@ -327,14 +340,15 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     expect((await db.select().from(jobs).where(eq(jobs.key, `bracket:${b.bracketId}`)))[0]).toMatchObject({ state: 'failed', lastError: expect.stringContaining('turned off') });
     expect((await call(bInst.client, 'GET', `${base}/orders?symbol=${v.symbol}`)).json<Order[]>().length).toBeGreaterThan(0);
 
-    // Deleting the key stops its managed brackets too, and the sealed copy goes with the key.
+    // Deleting the key stops the guard of its brackets too (managed or not), and the sealed copy goes with the key.
     await bInst.client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token });
-    const again = await call(bInst.client, 'POST', `${base}/brackets`, bracketBody(v, await last(bInst.app, v), { breakEven: false, trail: null, cancelOnClose: true }));
+    const again = await call(bInst.client, 'POST', `${base}/brackets`, bracketBody(v, await last(bInst.app, v), undefined));
+    expect(again.statusCode, again.body).toBe(201);
     const second = again.json<BracketResult>();
-    expect(second.managed).toBe(true);
+    expect(second.managed).toBe(false);
     expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(1);
     expect((await bInst.client.delete(`/v1/api-keys/${key.id}`, { token })).statusCode).toBe(204);
     expect((await db.select().from(jobs).where(eq(jobs.key, `bracket:${second.bracketId}`)))[0]).toMatchObject({ state: 'failed', lastError: expect.stringContaining('deleted') });
     expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(0);
-  });
+  }, 120_000);
 });
