@@ -25,8 +25,24 @@ describe.each(TEST_DRIVERS)('GET /v1/config on %s', (driver) => {
       version: '1.2.3+abc',
       sentryDsn: 'https://abc@o1.ingest.sentry.io/42',
       mail: false,
+      custody: true,
       exchanges: LIVE_ENDPOINTS,
     });
+  });
+
+  it('without SERVER_SECRET (production without it in the environment) says so, and no key can be put in custody', async () => {
+    const bare = await createTestApp(driver, { MARKET_DATA: 'sim', SERVER_SECRET: undefined });
+    try {
+      expect((await bare.client.get('/v1/config')).json()).toMatchObject({ custody: false });
+      const user = await bare.signInAs('user');
+      const creds = (await bare.client.post('/v1/api-keys/sim-credentials', { exchange: 'binance' }, { token: user.accessToken })).json<Record<string, string>>();
+      const key = (await bare.client.post('/v1/api-keys', { name: 'k', exchange: 'binance', network: 'MAINNET', ...creds, keyPassword: 'key-password-1' }, { token: user.accessToken })).json<{ id: string }>();
+      const custody = await bare.client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token: user.accessToken });
+      expect(custody.statusCode).toBe(409);
+      expect(custody.json<{ message: string }>().message).toMatch(/has not set SERVER_SECRET/);
+    } finally {
+      await bare.close();
+    }
   });
 
   it('points every exchange at /sim/<exchange> in simulator mode', async () => {

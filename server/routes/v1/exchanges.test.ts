@@ -54,6 +54,8 @@ describe.each(TEST_DRIVERS)('exchange routes in sim mode on %s', (driver) => {
       contractValue: 1,
       precision: 2,
       quantityPrecision: 3,
+      // What the simulator's exchangeInfo states (every leg of an order is checked against it).
+      limits: { minPrice: '0.10', maxPrice: '4529764', minNotional: '100', priceBand: { up: '1.0500', down: '0.9500' }, maxOrders: 200 },
     });
     const mex = (await t.client.get('/v1/exchange-account/exchange-info/bitmex', { token: user.accessToken })).json<Instrument[]>();
     expect(mex.find((i) => i.symbol === 'XBTUSD')).toMatchObject({ base: 'XBT', category: 'inverse', tickSize: 0.5, stepSize: 100, contractValue: 1, settle: 'XBT' });

@@ -36,7 +36,7 @@ export function installFakeApi(routes: Record<string, FakeRoute> = {}) {
   const table: Record<string, FakeRoute> = {
     'GET /v1/config': () => ({
       status: 200,
-      data: { productName: 'Crypto Terminal', marketData: 'sim', version: 'test', sentryDsn: null, mail: false, exchanges: SIM_EXCHANGES },
+      data: { productName: 'Crypto Terminal', marketData: 'sim', version: 'test', sentryDsn: null, mail: false, custody: true, exchanges: SIM_EXCHANGES },
     }),
     'GET /v1/feature-flags/json': () => ({ status: 200, data: FEATURE_FLAG_DEFAULTS }),
     'GET /v1/maintenance': () => ({ status: 200, data: { message: null } }),

@@ -125,7 +125,7 @@ describe('settings/preferences: quick picks', () => {
     expect(off).toBeDisabled();
     expect(screen.getByText(/This server does not send e-mail/)).toBeInTheDocument();
     cleanup();
-    api.route('GET /v1/config', () => ({ status: 200, data: { productName: 'Crypto Terminal', marketData: 'sim', version: 'test', sentryDsn: null, mail: true, exchanges: SIM } }));
+    api.route('GET /v1/config', () => ({ status: 200, data: { productName: 'Crypto Terminal', marketData: 'sim', version: 'test', sentryDsn: null, mail: true, custody: true, exchanges: SIM } }));
     await renderRoutes(ROUTES, '/settings/preferences');
     const on = await screen.findByRole('switch', { name: /^E-mail me when an alert fires/ });
     await waitFor(() => expect(on).toBeEnabled());
