@@ -70,7 +70,8 @@ test('an admin adds a funded user, sets trade settings, adds a key for them and 
   await keyForm.getByLabel('Repeat key password').fill('firm-key-password');
   await keyForm.getByRole('button', { name: 'Add API key' }).click();
   await expect(page.getByText('API key “Firm binance” added')).toBeVisible();
-  const keyRow = page.getByRole('row', { name: /Firm binance/ });
+  // The keys table's row (the daily-loss list below names the key too).
+  const keyRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'Transactions of Firm binance' }) });
   await expect(keyRow).toContainText('binance');
   expect(await page.content()).not.toContain(secret);
 

@@ -259,6 +259,51 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible({ timeout: 15_000 });
 });
 
+test('a limit-entry bracket: the entry rests alone, Orders says what goes on when it fills; cancelled, nothing of it is left', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signInThroughUi(page, await signUpFreshUser('resting'));
+  await tab(page, 'Order entry').click();
+  const orderEntry = page.getByTestId('panel-order-entry');
+  await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
+  await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
+  const unlock = inPanel(page, 'order-entry', 'unlock-key');
+  await expect(unlock).toBeVisible({ timeout: 15_000 });
+  await unlock.getByLabel('Key password').fill('trade-pass-1');
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+  await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+
+  // A buy limit 5 % under the market, typed key by key; stop 1 % under the entry, the target at 2R.
+  const entry = inPanel(page, 'order-entry', 'order-entry');
+  await entry.getByLabel('Order type').click();
+  await page.getByRole('option', { name: 'Bracket', exact: true }).click();
+  await entry.getByText('Limit entry').click();
+  const last = Number(await page.getByTestId('chart-body').first().getAttribute('data-last-price'));
+  const at = String(Math.round(last * 0.95));
+  await entry.getByLabel('Entry price').pressSequentially(at);
+  await entry.getByText('SL 1%', { exact: true }).click();
+  await entry.getByText('1%', { exact: true }).click();
+  await entry.getByRole('button', { name: '2R' }).click();
+  await expect(entry.getByTestId('risk-size')).not.toContainText('Size —');
+  await entry.getByTestId('place-order').click();
+  const placed = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/brackets$/.test(r.url()) && r.request().method() === 'POST');
+  await page.getByRole('dialog', { name: /^Let the server guard brackets with / }).getByRole('button', { name: 'Allow', exact: true }).click();
+  const bracket = (await (await placed).json()) as { orders: Array<{ role: string }>; planned: Array<{ role: string; triggerPrice: string }> };
+  expect(bracket.orders.map((o) => o.role)).toEqual(['entry']);
+  expect(bracket.planned.map((l) => l.role)).toEqual(['stop-loss', 'take-profit']);
+  await expect(page.getByText('Its stop-loss and take-profits go on the moment it fills')).toBeVisible();
+
+  await tab(page, 'Orders').click();
+  const orders = inPanel(page, 'orders', 'orders-table');
+  const planned = orders.getByTestId('planned-legs');
+  await expect(planned).toContainText(`then SL ${Number(bracket.planned[0]!.triggerPrice)} · TP`, { timeout: 15_000 });
+  await expect(orders).not.toContainText('stop-loss');
+
+  // The trader cancels the entry: the server's guard ends, and nothing of the bracket is left.
+  await orders.getByRole('row').filter({ hasText: 'entry' }).getByRole('button', { name: /^Cancel / }).click();
+  await page.getByRole('button', { name: 'Yes' }).click(); // the cancel confirm is on by default
+  await expect(inPanel(page, 'orders', 'no-orders')).toBeVisible({ timeout: 15_000 });
+});
+
 test('a managed bracket: allowed once for the key, marked on its rows; closed elsewhere with the browser closed, the server cancels the rest and says so', async ({ browser }) => {
   test.setTimeout(120_000);
   await withFlags(admin, { FF_ENABLE_SEMI_AUTO: true }, async () => {
