@@ -243,4 +243,23 @@ describe.each(TEST_DRIVERS)('trading safety on %s (simulator)', (driver) => {
     expect(await openOrders(key, v)).toEqual([]);
     expect(await positions(key, v)).toEqual([]);
   });
+
+  it('an OKX inverse bracket that would lose more BTC at its stop than the account holds is refused at the size, nothing sent', async () => {
+    const v: Venue = { ...VENUES[2]!, symbol: 'BTCUSD', ticker: '/sim/okx/api/v5/market/ticker?instId=BTC-USD-SWAP' };
+    const key = await addKey(v);
+    const price = await last(v);
+    // 4,000 contracts of 100 USD with a stop 30 % away lose about 2.6 BTC; the paper account holds 1 BTC.
+    const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
+      symbol: 'BTCUSD',
+      side: 'BUY',
+      qty: '4000',
+      entry: { type: 'MARKET' },
+      stopLoss: { triggerPrice: onTick(price * 0.7, v.tick, 'floor') },
+      takeProfits: [{ price: onTick(price * 1.3, v.tick, 'ceil'), qtyPercent: 100 }],
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json<{ message: string; fields: Record<string, string> }>()).toMatchObject({ message: expect.stringMatching(/^At its stop this bracket would lose 2\.\d+ BTC, more than the 1(\.0+)? BTC the account holds/), fields: { qty: expect.any(String) } });
+    expect(await openOrders(key, v)).toEqual([]);
+    expect(await positions(key, v)).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { cmp, dec, isZero, str } from '../../../src/api/contracts/decimal';
+import { riskOf } from '../../../src/api/contracts/risk';
 import type { BracketBody, BracketResult, Order, OrderRole, PlannedLeg } from '../../../src/api/contracts/trading';
 import { isConditional, type TradingInstrument } from '../../exchanges/trading';
 import { badRequest, HttpError } from '../../lib/http-error';
@@ -85,8 +86,31 @@ export async function planBracket(s: TradeSession, body: BracketBody, bracketId:
     }
   });
   checkLegs(inst, [plan.entry, plan.stop, ...plan.takeProfits], { last, openOrders }, 'takeProfits');
+  await checkRiskAgainstBalance(s, inst, body.qty, reference, body.stopLoss.triggerPrice);
   await limits.order(s, { inst, side: body.side, qty: body.qty, price: reference, stop: body.stopLoss.triggerPrice, reduceOnly: false });
   return plan;
+}
+
+/** `BTC` and `XBT` are one coin. */
+const coinOf = (c: string) => c.toUpperCase().replace(/^XBT$/, 'BTC');
+
+/**
+ * A sanity bound for everyone (issue 22): a bracket that would lose more at its stop than the account
+ * holds in the currency it is margined in is refused (422 at the size) — the mark of a size computed in
+ * the wrong unit (a USDT amount read as BTC), never of a trade anyone meant.
+ */
+async function checkRiskAgainstBalance(s: TradeSession, inst: TradingInstrument, qty: string, entry: string, stop: string): Promise<void> {
+  const balance = await s.run((c) => c.balance());
+  const currency = inst.category === 'inverse' ? inst.settle : inst.settle || inst.quote;
+  const held =
+    coinOf(balance.currency) === coinOf(currency) ? balance.total : (balance.assets.find((a) => coinOf(a.currency) === coinOf(currency))?.total ?? null);
+  if (held === null) return;
+  const risk = riskOf({ terms: { category: inst.category === 'inverse' ? 'inverse' : 'linear', contractSize: inst.contractValue }, qty, entry, stop });
+  if (cmp(dec(risk), dec(held)) > 0) {
+    throw new HttpError(422, `At its stop this bracket would lose ${risk} ${currency}, more than the ${held} ${currency} the account holds: a smaller size or a closer stop`, {
+      qty: `Loses more than the ${held} ${currency} held`,
+    });
+  }
 }
 
 /** The legs a resting entry's guard places when it fills, as the answer shows them. */

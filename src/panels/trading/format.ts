@@ -1,8 +1,13 @@
 import { dec, div, fixed, isZero, mul } from '../../api/contracts/decimal';
 
-/** A decimal string as the panels show it: trailing zeros cut, at most `max` decimals (display only). */
+const SHOWABLE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * A decimal string as the panels show it: trailing zeros cut, at most `max` decimals (display only).
+ * Anything that is not (yet) a number — a size half typed ("0."), a typo ("abc") — shows as "—".
+ */
 export function show(value: string | null | undefined, max = 8): string {
-  if (value === null || value === undefined || value === '') return '—';
+  if (value === null || value === undefined || !SHOWABLE.test(value.trim())) return '—';
   const d = dec(value);
   const s = fixed(d, Math.min(max, Math.max(d.scale, 0)));
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;

@@ -2,8 +2,8 @@ import { Button, Checkbox, Chip, Group, NumberInput, SegmentedControl, Select, S
 import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
-import { dec, str } from '../../api/contracts/decimal';
-import type { BracketBody, LadderBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
+import { dec, fixed, isZero, mul, str } from '../../api/contracts/decimal';
+import type { Balance, BracketBody, LadderBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useConfig } from '../../api/config/get-config';
 import { fieldErrors } from '../../api/errors';
@@ -19,7 +19,8 @@ import { DayLockBanner } from './day-lock-banner';
 import { MANAGED_DRAFT_OFF, ManagedBracketFields, managedOf, type ManagedDraft } from './managed-bracket-fields';
 import { toastError, toastInfo, toastWarning } from '../../ui/toast';
 import { show } from './format';
-import { isNumberText, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, type EntryTerms } from './order-math';
+import { isNumberText, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, typingProblem, type EntryTerms } from './order-math';
+import { PartBoundary } from '../../ui/part-boundary';
 import { useTradingAccount } from './use-trading-account';
 
 const TYPES: Array<{ value: OrderEntryType; label: string }> = [
@@ -99,12 +100,15 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
 
   const bracket = type === 'bracket-order';
   const entryPrice = bracket ? (entryKind === 'LIMIT' ? price : last !== undefined ? String(last) : '') : type === 'market' ? (last !== undefined ? String(last) : '') : type === 'limit' ? price : trigger;
+  // The money a contract is margined in: the coin for an inverse contract (OKX BTC-USD-SWAP, BitMEX
+  // XBTUSD), else the quote — sized from that balance, its risk said in it (issue 22, DESIGN §3.4).
+  const margin = marginBalance(balance.data, terms.category, s.settleCurrency);
   const p = useMemo(
     () =>
-      bracket && balance.data && isNumberText(entryPrice)
-        ? preview({ terms, side, entry: entryPrice, stop, balance: balance.data.available, riskPercent, qty: sizeMode === 'qty' && isNumberText(qty) ? qty : null, takeProfits: targets.map((t) => t.price), leverage })
+      bracket && margin && isNumberText(entryPrice)
+        ? preview({ terms, side, entry: entryPrice, stop, balance: margin.available, riskPercent, qty: sizeMode === 'qty' && isNumberText(qty) ? qty : null, takeProfits: targets.map((t) => t.price), leverage })
         : null,
-    [bracket, balance.data, entryPrice, stop, riskPercent, qty, sizeMode, targets, leverage, side, s.stepSize, s.tickSize, s.minQty, s.maxQty, s.contractValue, s.category],
+    [bracket, margin?.available, entryPrice, stop, riskPercent, qty, sizeMode, targets, leverage, side, s.stepSize, s.tickSize, s.minQty, s.maxQty, s.contractValue, s.category],
   );
   const size = bracket && sizeMode === 'risk' ? (p?.qty ?? '') : qty;
   // The buy / sell market hotkeys trade this size.
@@ -214,7 +218,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   };
 
   const priceField = (label: string, value: string, set: (v: string) => void, field: string) => (
-    <TextInput size="xs" label={label} value={value} onChange={(e) => set(e.currentTarget.value)} onBlur={() => set(snapPrice(value, terms.tickSize))} error={errors[field]} inputMode="decimal" />
+    <TextInput size="xs" label={label} value={value} onChange={(e) => set(e.currentTarget.value)} onBlur={() => set(snapPrice(value, terms.tickSize))} error={errors[field] ?? typingProblem(value)} inputMode="decimal" />
   );
 
   return (
@@ -280,7 +284,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           value={qty}
           onChange={(e) => setQty(e.currentTarget.value)}
           onBlur={() => setQty(snapQty(qty, terms.stepSize))}
-          error={errors.qty}
+          error={errors.qty ?? typingProblem(qty)}
           inputMode="decimal"
           description={notional !== null ? `≈ $${notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : undefined}
         />
@@ -289,6 +293,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           Size {p ? show(p.qty) : '—'}
           {notional !== null ? ` ≈ $${notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : ''}
           {p?.clamped === 'min' ? ' (the minimum: more than the chosen risk)' : p?.clamped === 'max' ? ' (capped at the maximum)' : ''}
+          {terms.category === 'inverse' && margin && isZero(dec(margin.available)) ? <Text span c="orange"> · No {margin.currency} to margin this coin-margined contract</Text> : null}
           {errors.qty ? <Text span c="red"> · {errors.qty}</Text> : null}
         </Text>
       )}
@@ -350,11 +355,15 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
       </Group>
 
       {bracket && p ? (
+        <PartBoundary label="The preview">
         <Table fz="xs" withRowBorders={false} verticalSpacing={1} data-testid="order-preview">
           <Table.Tbody>
             <Table.Tr>
               <Table.Td>At risk</Table.Td>
-              <Table.Td ta="right">{show(p.riskAmount, 4)} {balance.data?.currency}</Table.Td>
+              <Table.Td ta="right" data-testid="risk-amount">
+                {show(p.riskAmount, terms.category === 'inverse' ? 8 : 4)} {margin?.currency}
+                {terms.category === 'inverse' && isNumberText(entryPrice) ? ` ≈ $${usdOf(p.riskAmount, entryPrice)}` : ''}
+              </Table.Td>
             </Table.Tr>
             {p.rMultiples.map((r, i) => (
               <Table.Tr key={i}>
@@ -372,6 +381,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
             </Table.Tr>
           </Table.Tbody>
         </Table>
+        </PartBoundary>
       ) : null}
 
       <Checkbox size="xs" label="Shift+click on the chart prepares a limit order here" checked={s.tradeMode} onChange={(e) => setTradeMode(e.currentTarget.checked)} />
@@ -382,8 +392,10 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         </Text>
       ) : null}
       <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} disabled={bracket && noCustody} onClick={() => void submit()} data-testid="place-order">
-        {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
-        {ladder ? ` in ${ladderCount} orders` : ''}
+        <PartBoundary label="The label">
+          {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
+          {ladder ? ` in ${ladderCount} orders` : ''}
+        </PartBoundary>
       </Button>
       {account.key ? (
         <CustodyConsentModal
@@ -399,3 +411,26 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
     </Stack>
   );
 }
+
+/** `BTC` and `XBT` are one coin (BitMEX writes XBT, in satoshi `XBt`). */
+const coinOf = (c: string) => c.toUpperCase().replace(/^XBT$/, 'BTC');
+
+/**
+ * The balance a new position of this contract is margined from: for an inverse contract the settle
+ * coin's own balance (never the USDT total: a USDT amount read as BTC sized an OKX inverse order
+ * about 70,000 times too large), for a linear one the account balance in its settle currency.
+ */
+export function marginBalance(balance: Balance | undefined, category: 'linear' | 'inverse', settle: string | null): { currency: string; available: string } | null {
+  if (!balance) return null;
+  const wanted = settle ? coinOf(settle) : null;
+  const asset = wanted ? balance.assets.find((a) => coinOf(a.currency) === wanted) : undefined;
+  if (category === 'inverse') return asset ? { currency: asset.currency, available: asset.available } : { currency: settle ?? 'coin', available: '0' };
+  if (!wanted || coinOf(balance.currency) === wanted || !asset) return { currency: balance.currency, available: balance.available };
+  return { currency: asset.currency, available: asset.available };
+}
+
+/** A coin amount in USD at `price`, two decimals (display only). */
+function usdOf(coin: string, price: string): string {
+  return fixed(mul(dec(coin), dec(price)), 2);
+}
+

@@ -12,6 +12,17 @@ export interface EntryTerms extends InstrumentTerms {
 
 export const isNumberText = (s: string) => /^\d+(\.\d+)?$/.test(s.trim());
 
+/**
+ * What is wrong with a number as it is being typed, said at the field at once (null: fine so far).
+ * A number half typed ("", "0.", ".5") is fine until it is sent; letters, a comma or a sign are not.
+ */
+export function typingProblem(text: string): string | null {
+  const s = text.trim();
+  if (/^\d*\.?\d*$/.test(s)) return null;
+  if (/^\d*,\d*$/.test(s)) return 'Use a point, not a comma (0.05)';
+  return 'Use digits and a point, e.g. 0.05';
+}
+
 /** A price typed by the trader, snapped to the tick (nearest). */
 export function snapPrice(value: string, tick: string): string {
   if (!isNumberText(value)) return value;

@@ -6,6 +6,7 @@ import type { TabNode } from 'flexlayout-react';
 import type { ComponentType } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 import type { PanelProps } from '../shared/panel-props';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient, http } from '../../api/client';
 import type { ApiKey } from '../../api/contracts/api-keys';
@@ -301,5 +302,77 @@ describe('trading panels', () => {
     const table = await screen.findByTestId('orders-table');
     expect(await within(table).findByTestId('planned-legs')).toHaveTextContent('then SL 59000 · TP 62000 when filled');
     expect(within(table).queryByTestId('managed-badge')).toBeNull();
+  });
+
+  it.each([
+    ['bracket-order', 'market entry, size from risk'],
+    ['bracket-order', 'limit entry, size by hand'],
+    ['market', ''],
+    ['limit', ''],
+    ['stop-market', ''],
+    ['stop-limit', ''],
+    ['take-profit', ''],
+    ['ladder-order', ''],
+  ])('Order entry (%s %s): any text typed key by key into any number field never breaks the panel, and nothing is sent', async (orderType, variant) => {
+    flags = { FF_LADDER_ORDERS: true };
+    Object.assign(userSettings, { orderType, tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByTestId('place-order')).toBeInTheDocument());
+    if (variant.startsWith('limit entry')) fireEvent.click(within(entry).getByText('Limit entry'));
+    if (variant.endsWith('by hand')) fireEvent.click(within(entry).getByText('Size'));
+    const fields = within(entry).getAllByRole('textbox').filter((f) => f.getAttribute('inputmode') === 'decimal');
+    expect(fields.length).toBeGreaterThan(0);
+    const tricky = fc.constantFrom('0.', '.', '0.05', '0,05', 'abc', '1e5', '-1', ' 7 ', '00.0.0', '٣', '∞', '1_000', '0x1f', '');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(fields.length - 1), fc.oneof(tricky, fc.string({ maxLength: 8 }))), { minLength: 1, maxLength: 4 }), (typing) => {
+        for (const [i, text] of typing) {
+          // Key by key, as a trader types: every prefix is rendered.
+          for (let n = 0; n <= text.length; n++) fireEvent.change(fields[i]!, { target: { value: text.slice(0, n) } });
+          expect(screen.queryByTestId('part-error')).toBeNull();
+          expect(screen.getByTestId('order-entry')).toBeInTheDocument();
+        }
+      }),
+      { numRuns: 12, seed: 21 },
+    );
+    // A typo is said at its field; pressing the button then sends nothing.
+    fireEvent.change(fields[0]!, { target: { value: '0,05' } });
+    expect(within(entry).getByText('Use a point, not a comma (0.05)')).toBeInTheDocument();
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posted).toEqual([]);
+  });
+
+  it('Order entry on an OKX inverse swap: sized from the BTC balance and the 100 USD contract, risk in BTC and in USD (never the USDT total read as BTC)', async () => {
+    const okxKey = { ...KEY, exchange: 'okx' as const };
+    const coinBalance: Balance = { currency: 'USDT', total: '10000', available: '10000', unrealisedPnl: '0', marginUsed: '0', assets: [{ currency: 'USDT', total: '10000', available: '10000' }, { currency: 'BTC', total: '0.5', available: '0.5' }] };
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => {
+      if (config.url === '/v1/api-keys') return ok(config, [{ ...okxKey, serverCustody: true }]);
+      if (config.url === `/v1/trade/${KEY.id}/balance`) return ok(config, coinBalance);
+      return inner(config);
+    };
+    Object.assign(userSettings, {
+      exchangeName: 'okx',
+      tradingPair: 'BTCUSD',
+      orderType: 'bracket-order',
+      category: 'inverse',
+      contractValue: 100,
+      settleCurrency: 'BTC',
+      tickSize: 0.1,
+      stepSize: 1,
+      minQty: 1,
+      maxQty: 1000000,
+    });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByLabelText('Stop-loss')).toBeInTheDocument());
+    fireEvent.click(within(entry).getByText('Limit entry'));
+    fireEvent.change(within(entry).getByLabelText('Entry price'), { target: { value: '60000' } });
+    fireEvent.change(within(entry).getByLabelText('Stop-loss'), { target: { value: '59400' } });
+    fireEvent.click(within(entry).getByText('0.5%'));
+    // 0.5 % of 0.5 BTC = 0.0025 BTC; one contract loses 100 × (1/59400 − 1/60000) BTC → 148 contracts (of 100 USD each).
+    await waitFor(() => expect(within(entry).getByTestId('risk-size')).toHaveTextContent(/^Size 148 ≈ \$14,800/));
+    expect(within(entry).getByTestId('risk-amount')).toHaveTextContent('0.00249158 BTC ≈ $149.49');
   });
 });

@@ -4,6 +4,7 @@ import { useSnapshot } from 'valtio';
 import type { FeatureFlagMap } from '../../api/contracts/feature-flags';
 import { chartLinks } from '../../state/chart-links';
 import { isPanelOffered, panelRegistry, type PanelDefinition } from '../registry';
+import { PartBoundary } from '../../ui/part-boundary';
 import { PanelMessage } from '../shared/panel-message';
 import { CHART_PANEL } from './layout-model';
 import { PanelWindowScope } from './popout';
@@ -19,7 +20,8 @@ export function PanelHost({ node, flags }: { node: TabNode; flags: FeatureFlagMa
   if (!definition) content = <PanelMessage title="This panel is not available">Close it, or reset the layout.</PanelMessage>;
   else if (!isPanelOffered(definition, flags))
     content = <PanelMessage title={`${definition.title} is turned off`}>An administrator has turned this feature off.</PanelMessage>;
-  else content = <definition.component node={node} />;
+  // A panel that fails says so in its own tab; the rest of the workstation goes on.
+  else content = <PartBoundary label={definition.title}><definition.component node={node} /></PartBoundary>;
   return (
     <PanelWindowScope node={node}>
       <Box className="workstation-panel" data-testid={`panel-${kind}`} data-panel-id={node.getId()}>
