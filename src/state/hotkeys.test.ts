@@ -58,7 +58,7 @@ describe('assigning hotkeys', () => {
   beforeEach(resetHotkeys);
 
   it('refuses a combination another action has, or a reserved one, and keeps the old one', () => {
-    expect(setHotkey('sellMarket', 'Shift+B')).toBe('Shift+B is already “Buy at market with the Order entry size”');
+    expect(setHotkey('sellMarket', 'Shift+B')).toBe('Shift+B is already “Buy: what Order entry would send (its type, bracket and size)”');
     expect(hotkeys.sellMarket).toBe('Shift+S');
     expect(setHotkey('cancelAll', 'Alt+A')).toMatch(/^Alt\+A is reserved: add an alert/);
     expect(setHotkey('cancelAll', 'Shift+/')).toMatch(/reserved: show the keyboard shortcuts/);

@@ -21,8 +21,8 @@ export const HOTKEY_ACTIONS = [
 export type HotkeyAction = (typeof HOTKEY_ACTIONS)[number];
 
 export const HOTKEY_LABELS: Readonly<Record<HotkeyAction, string>> = {
-  buyMarket: 'Buy at market with the Order entry size',
-  sellMarket: 'Sell at market with the Order entry size',
+  buyMarket: 'Buy: what Order entry would send (its type, bracket and size)',
+  sellMarket: 'Sell: what Order entry would send (its type, bracket and size)',
   cancelAll: 'Cancel all orders on the pair',
   closePosition: 'Close the position on the pair at market',
   nextInterval: 'Next favourite interval (active chart)',
@@ -32,6 +32,13 @@ export const HOTKEY_LABELS: Readonly<Record<HotkeyAction, string>> = {
   toolRectangle: 'Drawing tool: Rectangle',
   toolFib: 'Drawing tool: Fibonacci retracement',
 };
+
+/**
+ * Hotkeys that trade (issue 22): off until the trader turns them on in Preferences → Hotkeys, so a
+ * stray key never sends an order. Device-local like the key map.
+ */
+export const TRADING_HOTKEY_ACTIONS: readonly HotkeyAction[] = ['buyMarket', 'sellMarket', 'closePosition'];
+export const TRADING_HOTKEYS_OFF = 'Trading hotkeys are off: turn them on in Preferences → Hotkeys';
 
 /** A key combination as stored and shown: modifiers in this order, then the key ("Shift+B", "Alt+H", "]"). */
 export type Hotkeys = Record<HotkeyAction, string | null>;
@@ -140,13 +147,25 @@ const persistence = createPersistence({
   defaults: defaultHotkeys,
 });
 
+/** Whether the hotkeys that trade act at all (default: off). */
+export const tradingHotkeys = proxy<{ on: boolean }>({ on: false });
+
+const tradingPersistence = createPersistence({
+  baseName: 'trading-hotkeys',
+  version: 1,
+  target: tradingHotkeys,
+  restore: (state: object) => ({ on: (state as { on?: unknown }).on === true }),
+  defaults: () => ({ on: false }),
+});
+
 /** Loads `hotkeys[_<sha256(userId)>]` and saves later changes there (see user settings). */
-export function bindHotkeysToUser(userId: string | null): Promise<void> {
-  return persistence.bind(userId);
+export async function bindHotkeysToUser(userId: string | null): Promise<void> {
+  await Promise.all([persistence.bind(userId), tradingPersistence.bind(userId)]);
 }
 
 export function flushHotkeys(): void {
   persistence.flush();
+  tradingPersistence.flush();
 }
 
 /** Assigns `combo` (null: none) to `action`; returns the problem instead when it cannot. */

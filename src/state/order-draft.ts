@@ -19,8 +19,10 @@ export function prepareLimitOrder(price: string, side: 'BUY' | 'SELL'): void {
   orderDraft.seq++;
 }
 
+
 /**
- * The size Order entry would send now (typed, or sized from risk) and its pair, for the buy / sell
- * market hotkeys; `qty` is '' while Order entry is closed or its size is empty.
+ * The Order entry panel's own "Buy" / "Sell" press, for the trading hotkeys (issue 22): they send
+ * exactly what the form would send — its type, bracket and size — through the form's own checks;
+ * null while no Order entry is open.
  */
-export const orderEntrySize = proxy<{ symbol: string | null; qty: string }>({ symbol: null, qty: '' });
+export const orderEntryActions: { press: ((side: 'BUY' | 'SELL') => void) | null } = { press: null };

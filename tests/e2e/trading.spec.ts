@@ -194,9 +194,10 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   await expect(page).not.toHaveURL(/add-new/, { timeout: 15_000 });
   await expect(page.getByText('Sim binance').first()).toBeVisible();
 
-  // Preferences: closing from the chart and hotkeys allowed.
+  // Preferences: closing from the chart allowed, and the trading hotkeys (off by default) turned on.
   await page.goto('/settings/preferences');
   await page.getByRole('switch', { name: /^Allow position close/ }).check();
+  await page.getByRole('switch', { name: /^Trading hotkeys/ }).check();
 
   await page.goto('/trade');
   await tab(page, 'Order entry').click();
@@ -206,12 +207,12 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   await page.getByRole('option', { name: 'Market', exact: true }).click();
   await entry.getByLabel(/^Size/).fill('0.010');
 
-  // `?` lists the hotkeys; Shift+B buys the Order entry size at market (not while typing in a field).
+  // `?` lists the hotkeys; Shift+B presses Order entry's Buy: a market buy of its size (not while typing in a field).
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('Shift+Slash');
   const help = page.getByTestId('hotkeys-help');
-  await expect(help).toContainText('Buy at market with the Order entry size');
-  await expect(help.getByRole('row').filter({ hasText: 'Buy at market' })).toContainText('Shift + B');
+  await expect(help).toContainText('Buy: what Order entry would send (its type, bracket and size)');
+  await expect(help.getByRole('row').filter({ hasText: 'Buy: what Order entry would send' })).toContainText('Shift + B');
   await page.keyboard.press('Escape');
   await expect(help).toBeHidden();
   await page.keyboard.press('Shift+B');

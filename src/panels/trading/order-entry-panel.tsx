@@ -9,7 +9,7 @@ import { useConfig } from '../../api/config/get-config';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
 import { newClientOrderId, placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
-import { orderDraft, orderEntrySize } from '../../state/order-draft';
+import { orderDraft, orderEntryActions } from '../../state/order-draft';
 import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
@@ -111,15 +111,21 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
     [bracket, margin?.available, entryPrice, stop, riskPercent, qty, sizeMode, targets, leverage, side, s.stepSize, s.tickSize, s.minQty, s.maxQty, s.contractValue, s.category],
   );
   const size = bracket && sizeMode === 'risk' ? (p?.qty ?? '') : qty;
-  // The buy / sell market hotkeys trade this size.
+  // The buy / sell hotkeys press this form's button (issue 22): what it would send, through its checks.
+  // A hotkey for the other side only turns the form round: its stop and targets were set for this side.
   useEffect(() => {
-    orderEntrySize.symbol = s.tradingPair;
-    orderEntrySize.qty = size;
-  }, [size, s.tradingPair]);
+    orderEntryActions.press = (forSide) => {
+      if (forSide !== side) {
+        setSide(forSide);
+        toastInfo(`Order entry is now on the ${forSide === 'BUY' ? 'buy' : 'sell'} side: check its stop and targets, then press the key again`);
+        return;
+      }
+      void submit();
+    };
+  });
   useEffect(
     () => () => {
-      orderEntrySize.symbol = null;
-      orderEntrySize.qty = '';
+      orderEntryActions.press = null;
     },
     [],
   );

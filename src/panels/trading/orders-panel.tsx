@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Table, Tabs, Text } from '@mantine/core';
+import { Badge, Group, Table, Tabs, Text } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { dec, str } from '../../api/contracts/decimal';
 import type { AmendOrderBody, Order } from '../../api/contracts/trading';
@@ -120,9 +120,17 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
                   <Group gap={2} wrap="nowrap">
                     <AmendPopover order={o} tick={o.symbol === s.tradingPair ? str(dec(s.tickSize)) : null} step={o.symbol === s.tradingPair ? str(dec(s.stepSize)) : null} onAmend={(body) => amend.mutate({ id: o.id, body })} />
                     {canExecute && o.status === 'UNTRIGGERED' ? (
-                      <Button size="compact-xs" variant="subtle" onClick={() => execute.mutate(o.id)}>
+                      // Executing a waiting stop trades at market now (a reduce-only one closes the position): the close-position confirm flag.
+                      <ConfirmButton
+                        size="compact-xs"
+                        variant="subtle"
+                        confirm={s.confirmClosePosition}
+                        question={`${o.side === 'BUY' ? 'Buy' : 'Sell'} ${show(o.qty)} ${o.symbol} at market now${o.reduceOnly ? ' (reduces the position)' : ''}?`}
+                        onConfirm={() => execute.mutate(o.id)}
+                        aria-label={`Execute ${o.symbol} ${TYPE_LABEL[o.type]} now`}
+                      >
                         Execute
-                      </Button>
+                      </ConfirmButton>
                     ) : null}
                     <ConfirmButton size="compact-xs" variant="subtle" color="red" confirm={s.confirmCancelOrder} question="Cancel this order?" onConfirm={() => cancel.mutate(o.id)} aria-label={`Cancel ${o.symbol} ${TYPE_LABEL[o.type]}`}>
                       Cancel

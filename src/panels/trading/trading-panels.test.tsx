@@ -11,7 +11,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiClient, http } from '../../api/client';
 import type { ApiKey } from '../../api/contracts/api-keys';
 import type { Balance, Order, Position } from '../../api/contracts/trading';
+import { tradingHotkeys } from '../../state/hotkeys';
 import { defaultUserSettings, userSettings } from '../../state/user-settings';
+import { WorkstationHotkeys } from '../workstation/hotkeys-help';
 import { BalancePanel } from './balance-panel';
 import { OrderEntryPanel } from './order-entry-panel';
 import { OrdersPanel } from './orders-panel';
@@ -374,5 +376,72 @@ describe('trading panels', () => {
     // 0.5 % of 0.5 BTC = 0.0025 BTC; one contract loses 100 × (1/59400 − 1/60000) BTC → 148 contracts (of 100 USD each).
     await waitFor(() => expect(within(entry).getByTestId('risk-size')).toHaveTextContent(/^Size 148 ≈ \$14,800/));
     expect(within(entry).getByTestId('risk-amount')).toHaveTextContent('0.00249158 BTC ≈ $149.49');
+  });
+
+  it('Orders: "Execute" on a waiting stop asks first (the close-position confirm flag), then trades; with the flag off it acts at once', async () => {
+    flags = { FF_ENABLE_EXECUTE_NON_TRIGGERED: true };
+    const base = `/v1/trade/${KEY.id}`;
+    const waiting: Order = { ...order('o5', 'BTCUSDT'), type: 'STOP_MARKET', side: 'SELL', status: 'UNTRIGGERED', price: null, triggerPrice: '59000', reduceOnly: true };
+    const executed: string[] = [];
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => {
+      if (config.url === `${base}/orders` && config.method === 'get') return ok(config, [waiting]);
+      if (config.url === `${base}/orders/o5/execute` && config.method === 'post') {
+        executed.push('o5');
+        return ok(config, { ...waiting, type: 'MARKET', status: 'FILLED' });
+      }
+      return inner(config);
+    };
+    renderPanel(OrdersPanel);
+    const table = await screen.findByTestId('orders-table');
+    await waitFor(() => expect(within(table).getByRole('button', { name: 'Execute BTCUSDT Stop market now' })).toBeInTheDocument());
+    fireEvent.click(within(table).getByRole('button', { name: 'Execute BTCUSDT Stop market now' }));
+    const yes = await screen.findByRole('button', { name: 'Yes' });
+    expect(screen.getByText('Sell 0.01 BTCUSDT at market now (reduces the position)?')).toBeInTheDocument();
+    expect(executed).toEqual([]);
+    fireEvent.click(yes);
+    await waitFor(() => expect(executed).toEqual(['o5']));
+
+    Object.assign(userSettings, { confirmClosePosition: false });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Yes' })).toBeNull());
+    fireEvent.click(within(screen.getByTestId('orders-table')).getByRole('button', { name: 'Execute BTCUSDT Stop market now' }));
+    await waitFor(() => expect(executed).toEqual(['o5', 'o5']));
+  });
+
+  it('Trading hotkeys: off by default; on, Shift+B presses Order entry\'s Buy — the bracket the form shows, never a naked market order', async () => {
+    custody = true;
+    Object.assign(userSettings, { orderType: 'bracket-order', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    const WithHotkeys = ({ node: n }: PanelProps) => (
+      <>
+        <OrderEntryPanel node={n} />
+        <WorkstationHotkeys />
+      </>
+    );
+    renderPanel(WithHotkeys);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByLabelText('Stop-loss')).toBeInTheDocument());
+    fillBracket(entry);
+    const shiftKey = (code: string) => fireEvent.keyDown(window, { code, key: code.slice(3), shiftKey: true });
+
+    tradingHotkeys.on = false;
+    shiftKey('KeyB');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posted).toEqual([]);
+    expect(calls.some((c) => c.startsWith(`post /v1/trade/${KEY.id}/orders`))).toBe(false);
+
+    tradingHotkeys.on = true;
+    try {
+      shiftKey('KeyB');
+      await waitFor(() => expect(posted).toHaveLength(1));
+      expect(posted[0]).toMatchObject({ side: 'BUY', entry: { type: 'LIMIT', price: '60000' }, stopLoss: { triggerPrice: '59000' }, takeProfits: [{ price: '62000', qtyPercent: 100 }] });
+      expect(calls.some((c) => c.startsWith(`post /v1/trade/${KEY.id}/orders`))).toBe(false);
+      // The other side's key turns the form round and sends nothing: its stop was set for a buy.
+      await waitFor(() => expect(within(entry).getByTestId('place-order')).not.toHaveAttribute('data-loading'));
+      shiftKey('KeyS');
+      await waitFor(() => expect(within(entry).getByTestId('place-order')).toHaveTextContent(/^Sell/));
+      expect(posted).toHaveLength(1);
+    } finally {
+      tradingHotkeys.on = false;
+    }
   });
 });

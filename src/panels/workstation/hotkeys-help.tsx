@@ -4,7 +4,8 @@ import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { HOTKEY_ACTIONS, HOTKEY_LABELS, RESERVED_HOTKEYS, hotkeys } from '../../state/hotkeys';
 import { ComboKeys } from '../../ui/combo-keys';
-import { useWorkstationHotkeys } from './use-workstation-hotkeys';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { useWorkstationHotkeys, type PendingConfirm } from './use-workstation-hotkeys';
 
 const FIXED: ReadonlyArray<[string, string]> = [
   ['Shift+/', RESERVED_HOTKEYS['Shift+/']],
@@ -38,7 +39,7 @@ export function HotkeysHelp({ opened, onClose }: { opened: boolean; onClose: () 
         </Table.Tbody>
       </Table>
       <Text size="sm" c="dimmed" mt="sm">
-        Hotkeys never act while you type in a field.{' '}
+        Hotkeys never act while you type in a field. The ones that trade (buy, sell, close) are off until you turn them on.{' '}
         <Anchor component={Link} to="/settings/preferences#hotkeys" onClick={onClose}>
           Change them in Preferences
         </Anchor>
@@ -47,10 +48,27 @@ export function HotkeysHelp({ opened, onClose }: { opened: boolean; onClose: () 
   );
 }
 
-/** The workstation's hotkeys and their `?` overlay. */
+/** The workstation's hotkeys, their `?` overlay, and the confirm a trading hotkey asks for (the confirm flags). */
 export function WorkstationHotkeys() {
   const [help, setHelp] = useState(false);
+  const [pending, setPending] = useState<PendingConfirm | null>(null);
   const toggle = useCallback(() => setHelp((h) => !h), []);
-  useWorkstationHotkeys(toggle);
-  return <HotkeysHelp opened={help} onClose={() => setHelp(false)} />;
+  useWorkstationHotkeys(toggle, setPending);
+  return (
+    <>
+      <HotkeysHelp opened={help} onClose={() => setHelp(false)} />
+      <ConfirmDialog
+        opened={pending !== null}
+        title="Close the position?"
+        confirmLabel="Close position"
+        onCancel={() => setPending(null)}
+        onConfirm={() => {
+          pending?.run();
+          setPending(null);
+        }}
+      >
+        {pending?.question ?? ''}
+      </ConfirmDialog>
+    </>
+  );
 }

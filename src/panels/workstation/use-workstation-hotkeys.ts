@@ -1,15 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { CANDLE_INTERVALS, type CandleInterval } from '../../api/contracts/market';
-import type { ClosePositionBody, PlaceOrderBody } from '../../api/contracts/trading';
+import type { ClosePositionBody } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
-import { cancelAllOrders, closePosition, newClientOrderId, placeOrder, usePositions, useTradeAction } from '../../api/trade/trade-api';
+import { cancelAllOrders, closePosition, usePositions, useTradeAction } from '../../api/trade/trade-api';
 import { activeChart, setChartTimeframe } from '../../state/chart-links';
 import { setDrawingMode, type DrawingMode } from '../../state/drawing-settings';
-import { hotkeyActionFor, hotkeys, type HotkeyAction } from '../../state/hotkeys';
-import { orderEntrySize } from '../../state/order-draft';
+import { hotkeyActionFor, hotkeys, TRADING_HOTKEYS_OFF, tradingHotkeys, type HotkeyAction } from '../../state/hotkeys';
+import { orderEntryActions } from '../../state/order-draft';
 import { favoriteIntervalList, userSettings } from '../../state/user-settings';
 import { toastError, toastInfo } from '../../ui/toast';
-import { isNumberText } from '../trading/order-math';
 import { useTradingAccount } from '../trading/use-trading-account';
 
 /** A key typed into a field, a menu or a dialog's input is the field's, never a hotkey. */
@@ -30,17 +29,24 @@ export function stepInterval(favorites: readonly CandleInterval[], current: Cand
 const TOOLS: Partial<Record<HotkeyAction, DrawingMode>> = { toolSelect: 'default', toolLine: 'line', toolRectangle: 'rectangle', toolFib: 'fib-retracement' };
 
 /**
- * The workstation's configurable hotkeys (Preferences → Hotkeys), on the window: trade the Order
- * entry size at market, cancel all or close on the traded pair, step the active chart's interval
+ * The workstation's configurable hotkeys (Preferences → Hotkeys), on the window: press Order
+ * entry's Buy / Sell (exactly what the form would send, its checks and consent included), cancel all
+ * or close on the traded pair — the trading ones only once turned on, the close behind its confirm
+ * flag — step the active chart's interval
  * through the favourites, pick a drawing tool. `Shift+/` (`?`) opens the list. Keys typed into a
  * field, and keys with the default prevented (a dialog's), are left alone.
  */
-export function useWorkstationHotkeys(onHelp: () => void): void {
+/** A hotkey's action waiting for the trader's yes (the confirm flags). */
+export interface PendingConfirm {
+  question: string;
+  run: () => void;
+}
+
+export function useWorkstationHotkeys(onHelp: () => void, onConfirm: (pending: PendingConfirm) => void): void {
   const account = useTradingAccount();
   const positions = usePositions(account.tradeKey);
   const drawingOn = useFeatureFlag('FF_ENABLE_DRAWING_TOOL');
   const fibOn = useFeatureFlag('FF_ENABLE_FIBONACCI_TOOL');
-  const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused');
   const cancelAll = useTradeAction(account.tradeKey, (k, symbol: string) => cancelAllOrders(k, symbol), 'Unable to cancel the orders');
   const close = useTradeAction(account.tradeKey, (k, body: ClosePositionBody) => closePosition(k, body), 'Unable to close the position');
 
@@ -55,15 +61,16 @@ export function useWorkstationHotkeys(onHelp: () => void): void {
     switch (action) {
       case 'buyMarket':
       case 'sellMarket': {
-        if (needKey()) return;
-        const qty = orderEntrySize.symbol === symbol ? orderEntrySize.qty : '';
-        if (!isNumberText(qty) || Number(qty) <= 0) {
-          toastError('Set a size in Order entry first');
+        if (!tradingHotkeys.on) {
+          toastError(TRADING_HOTKEYS_OFF);
           return;
         }
-        const side = action === 'buyMarket' ? 'BUY' : 'SELL';
-        toastInfo(`${side === 'BUY' ? 'Buying' : 'Selling'} ${qty} ${symbol} at market`);
-        place.mutate({ symbol, side, type: 'MARKET', qty, reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: newClientOrderId() });
+        if (needKey()) return;
+        if (!orderEntryActions.press) {
+          toastError('Open Order entry: the buy and sell hotkeys send what it would send');
+          return;
+        }
+        orderEntryActions.press(action === 'buyMarket' ? 'BUY' : 'SELL');
         return;
       }
       case 'cancelAll':
@@ -72,6 +79,10 @@ export function useWorkstationHotkeys(onHelp: () => void): void {
         cancelAll.mutate(symbol);
         return;
       case 'closePosition': {
+        if (!tradingHotkeys.on) {
+          toastError(TRADING_HOTKEYS_OFF);
+          return;
+        }
         if (needKey()) return;
         if (!userSettings.allowPositionClose) {
           toastError('Closing from the chart and hotkeys is off: turn on “Allow position close” in Preferences');
@@ -82,8 +93,14 @@ export function useWorkstationHotkeys(onHelp: () => void): void {
           toastError(`No open position on ${symbol}`);
           return;
         }
+        const body: ClosePositionBody = { symbol, percent: 100, type: 'MARKET' };
+        // The close-position confirm flag, as the Positions panel's button follows it.
+        if (userSettings.confirmClosePosition) {
+          onConfirm({ question: `Close the ${position.side === 'BUY' ? 'long' : 'short'} ${position.size} ${symbol} at market?`, run: () => close.mutate(body) });
+          return;
+        }
         toastInfo(`Closing ${position.size} ${symbol} at market`);
-        close.mutate({ symbol, percent: 100, type: 'MARKET' });
+        close.mutate(body);
         return;
       }
       case 'nextInterval':
@@ -118,5 +135,5 @@ export function useWorkstationHotkeys(onHelp: () => void): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [onHelp]);
+  }, [onHelp, onConfirm]);
 }

@@ -1,7 +1,7 @@
-import { Button, Group, Table, Text } from '@mantine/core';
+import { Button, Group, Switch, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { HOTKEY_ACTIONS, HOTKEY_LABELS, comboOf, hotkeys, resetHotkeys, setHotkey, type HotkeyAction } from '../../state/hotkeys';
+import { HOTKEY_ACTIONS, HOTKEY_LABELS, TRADING_HOTKEY_ACTIONS, comboOf, hotkeys, resetHotkeys, setHotkey, tradingHotkeys, type HotkeyAction } from '../../state/hotkeys';
 import { ComboKeys } from '../../ui/combo-keys';
 
 /**
@@ -11,6 +11,7 @@ import { ComboKeys } from '../../ui/combo-keys';
  */
 export function HotkeysSection() {
   const keys = useSnapshot(hotkeys);
+  const trading = useSnapshot(tradingHotkeys);
   const [recording, setRecording] = useState<HotkeyAction | null>(null);
   const [problem, setProblem] = useState<{ action: HotkeyAction; message: string } | null>(null);
 
@@ -37,12 +38,24 @@ export function HotkeysSection() {
 
   return (
     <>
+      <Switch
+        mb="xs"
+        label="Trading hotkeys: buy and sell (they press Order entry's button, sending what it would send) and close the position"
+        description="Off until you turn them on, so a stray key never sends an order. The close asks first while Confirmations → “Close position” is on."
+        checked={trading.on}
+        onChange={(e) => {
+          tradingHotkeys.on = e.currentTarget.checked;
+        }}
+      />
       <Table verticalSpacing={4} withRowBorders={false} data-testid="hotkeys-table">
         <Table.Tbody>
           {HOTKEY_ACTIONS.map((action) => (
             <Table.Tr key={action}>
               <Table.Td>
-                <Text size="sm">{HOTKEY_LABELS[action]}</Text>
+                <Text size="sm" c={TRADING_HOTKEY_ACTIONS.includes(action) && !trading.on ? 'dimmed' : undefined}>
+                  {HOTKEY_LABELS[action]}
+                  {TRADING_HOTKEY_ACTIONS.includes(action) && !trading.on ? ' (off)' : ''}
+                </Text>
                 {problem?.action === action ? (
                   <Text size="xs" c="red" role="alert">
                     {problem.message}

@@ -178,7 +178,7 @@ describe('settings/preferences: hotkeys', () => {
 
     await user.click(change);
     await user.keyboard('{Shift>}b{/Shift}');
-    expect(await within(table).findByRole('alert')).toHaveTextContent('Shift+B is already “Buy at market with the Order entry size”');
+    expect(await within(table).findByRole('alert')).toHaveTextContent('Shift+B is already “Buy: what Order entry would send (its type, bracket and size)”');
     expect(hotkeys.cancelAll).toBe('Ctrl+Shift+K');
     await user.keyboard('{Alt>}a{/Alt}');
     expect(within(table).getByRole('alert')).toHaveTextContent('Alt+A is reserved: add an alert at the crosshair price');
