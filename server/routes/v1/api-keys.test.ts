@@ -46,6 +46,7 @@ describe.each(TEST_DRIVERS)('/v1/api-keys on %s (simulator mode)', (driver) => {
       ['PATCH', `/v1/api-keys/${UUID0}`],
       ['DELETE', `/v1/api-keys/${UUID0}`],
       ['POST', `/v1/api-keys/${UUID0}/verify`],
+      ['POST', `/v1/api-keys/${UUID0}/unlock`],
       ['GET', `/v1/api-keys/${UUID0}/transactions`],
     ] as const)('%s %s answers 401 without a token', async (method, url) => {
       const res = await t.client.request(method, url, method === 'GET' || method === 'DELETE' ? undefined : {});
@@ -165,6 +166,16 @@ describe.each(TEST_DRIVERS)('/v1/api-keys on %s (simulator mode)', (driver) => {
       expect(res.statusCode).toBe(200);
       expectNoSecrets(res.body);
       expect(Date.parse(res.json<ApiKey>().lastValidatedAt ?? '')).toBeGreaterThan(Date.parse(key.lastValidatedAt ?? ''));
+    });
+
+    it('unlock: 204 when the key password opens the key, 403 "Wrong key password" at the field when not, 404 for another user', async () => {
+      const ok = await t.client.post(`/v1/api-keys/${key.id}/unlock`, {}, { token: user.accessToken, headers: { 'X-Key-Password': KEY_PASSWORD } });
+      expect(ok.statusCode).toBe(204);
+      expect(ok.body).toBe('');
+      const wrong = await t.client.post(`/v1/api-keys/${key.id}/unlock`, {}, { token: user.accessToken, headers: { 'X-Key-Password': 'not-the-password' } });
+      expect(wrong.statusCode).toBe(403);
+      expect(wrong.json()).toEqual({ message: 'Wrong key password', fields: { keyPassword: 'Wrong key password' } });
+      expect((await t.client.post(`/v1/api-keys/${key.id}/unlock`, {}, { token: other.accessToken, headers: { 'X-Key-Password': KEY_PASSWORD } })).statusCode).toBe(404);
     });
 
     it('rejects a wrong key password with 403 "Wrong key password"', async () => {

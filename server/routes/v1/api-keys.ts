@@ -16,7 +16,7 @@ import { transactionsPageSchema, transactionsQuerySchema } from '../../../src/ap
 import { notFound } from '../../lib/http-error';
 import { humanDuration } from '../../lib/retry-later';
 import { currentUser } from '../../plugins/authenticate';
-import { createApiKey, deleteApiKey, getApiKey, listApiKeys, renameApiKey, simCredentials, toApiKeyDto, verifyApiKey } from '../../services/api-keys';
+import { createApiKey, deleteApiKey, getApiKey, listApiKeys, openApiKey, renameApiKey, simCredentials, toApiKeyDto, verifyApiKey } from '../../services/api-keys';
 import { simState, type InjectFn, type KeyValidator } from '../../services/key-validation';
 import { setServerCustody } from '../../services/jobs/managed-brackets';
 import { listTransactions } from '../../services/transactions';
@@ -134,6 +134,28 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
     },
     async (req) =>
       toApiKeyDto(await verifyApiKey(app.db, opts.validator, app.keyPasswordLimiter, currentUser(req).id, req.params.id, req.headers[KEY_PASSWORD_HEADER])),
+  );
+
+  // Unlocking in a trading panel (issue 22): the password is checked before the panels trade with it,
+  // so a wrong one keeps the unlock form (and counts against the guessing limits like any other).
+  app.post(
+    '/:id/unlock',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['api-keys'],
+        summary: `Check that the key password (in ${KEY_PASSWORD_HEADER}) opens the key: 204, or 403 'Wrong key password'; 429 with Retry-After past the guessing limits`,
+        security,
+        params: idParamSchema,
+        headers: keyPasswordHeadersSchema,
+        response: { 204: z.null(), ...scryptErrors, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const row = await getApiKey(app.db, currentUser(req).id, req.params.id);
+      await openApiKey(app.keyPasswordLimiter, row, req.headers[KEY_PASSWORD_HEADER]);
+      return reply.code(204).send(null);
+    },
   );
 
   app.get(

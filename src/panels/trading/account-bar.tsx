@@ -3,6 +3,8 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { useCreateApiKey } from '../../api/api-keys/create-api-key';
 import { useCreateSimCredentials } from '../../api/api-keys/create-sim-credentials';
+import { useUnlockApiKey } from '../../api/api-keys/unlock-api-key';
+import { errorMessage } from '../../api/errors';
 import { KEY_PASSWORD_MIN } from '../../api/contracts/api-keys';
 import { useConfig } from '../../api/config/get-config';
 import type { ExchangeId } from '../../api/contracts/common';
@@ -73,21 +75,46 @@ export function AccountGate({ account, children }: { account: TradingAccount; ch
   );
 }
 
+/**
+ * The password is checked by the server before the panels use it (issue 22): a wrong one keeps this
+ * form and says so once, at the field — never an "unlocked" panel whose every call fails.
+ */
 function Unlock({ account }: { account: TradingAccount }) {
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const check = useUnlockApiKey();
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        if (password) account.unlock(password, remember);
+        const key = account.key;
+        if (!password || !key || check.isPending) return;
+        setProblem(null);
+        check.mutate(
+          { id: key.id, keyPassword: password },
+          {
+            onSuccess: () => account.unlock(password, remember),
+            onError: (err) => setProblem(errorMessage(err, 'The key could not be unlocked')),
+          },
+        );
       }}
     >
       <Stack gap={6} maw={320} data-testid="unlock-key">
         <Text size="sm">Enter the key password of “{account.key?.name}” to trade with it.</Text>
-        <PasswordInput size="xs" label="Key password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} autoComplete="off" />
+        <PasswordInput
+          size="xs"
+          label="Key password"
+          value={password}
+          onChange={(e) => {
+            setPassword(e.currentTarget.value);
+            setProblem(null);
+          }}
+          autoComplete="off"
+          error={problem ?? undefined}
+        />
         <Checkbox size="xs" label="Remember on this device" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} />
-        <Button size="xs" type="submit" disabled={!password}>
+        <Button size="xs" type="submit" disabled={!password} loading={check.isPending}>
           Unlock
         </Button>
       </Stack>

@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
+import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
 import type { TabNode } from 'flexlayout-react';
 import type { ComponentType } from 'react';
 import { MemoryRouter } from 'react-router-dom';
@@ -48,6 +48,11 @@ const adapter: AxiosAdapter = async (config) => {
   calls.push(`${config.method} ${config.url} ${String(config.headers?.['X-Key-Password'] ?? '')}`);
   const base = `/v1/trade/${KEY.id}`;
   if (config.url === '/v1/api-keys') return ok(config, [{ ...KEY, serverCustody: custody }]);
+  if (config.url === `/v1/api-keys/${KEY.id}/unlock`) {
+    if (config.headers?.['X-Key-Password'] !== 'wrong-pass-1') return { data: null, status: 204, statusText: 'No Content', headers: {}, config };
+    const response = { data: { message: 'Wrong key password', fields: { keyPassword: 'Wrong key password' } }, status: 403, statusText: 'Forbidden', headers: {}, config };
+    throw new AxiosError('Request failed with status code 403', 'ERR_BAD_REQUEST', config, null, response);
+  }
   if (config.url === `/v1/api-keys/${KEY.id}/server-custody`) {
     custody = config.method === 'put';
     return ok(config, { ...KEY, serverCustody: custody });
@@ -443,5 +448,22 @@ describe('trading panels', () => {
     } finally {
       tradingHotkeys.on = false;
     }
+  });
+
+  it('Unlock: a wrong key password keeps the unlock form and says so once, at the field; the right one unlocks', async () => {
+    userSettings.apiKeyPasswords = {};
+    renderPanel(OrderEntryPanel);
+    const unlock = await screen.findByTestId('unlock-key');
+    fireEvent.change(within(unlock).getByLabelText('Key password'), { target: { value: 'wrong-pass-1' } });
+    fireEvent.click(within(unlock).getByRole('button', { name: 'Unlock' }));
+    expect(await within(unlock).findByText('Wrong key password')).toBeInTheDocument();
+    expect(screen.queryByTestId('order-entry')).toBeNull();
+    // Nothing traded with the wrong password: only the check itself was sent.
+    expect(calls.filter((c) => c.includes('wrong-pass-1') && !c.includes('/unlock'))).toEqual([]);
+    expect(calls.filter((c) => c.startsWith(`post /v1/api-keys/${KEY.id}/unlock`))).toHaveLength(1);
+    fireEvent.change(within(unlock).getByLabelText('Key password'), { target: { value: 'key-pass-1' } });
+    expect(within(unlock).queryByText('Wrong key password')).toBeNull();
+    fireEvent.click(within(unlock).getByRole('button', { name: 'Unlock' }));
+    expect(await screen.findByTestId('order-entry')).toBeInTheDocument();
   });
 });
