@@ -305,6 +305,32 @@ test('a limit-entry bracket: the entry rests alone, Orders says what goes on whe
   await expect(inPanel(page, 'orders', 'no-orders')).toBeVisible({ timeout: 15_000 });
 });
 
+test('at 1280×720 in the default layout the bracket form\'s button and its risk line stay in view while the form scrolls', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await signInThroughUi(page, await signUpFreshUser('small-screen'));
+  await tab(page, 'Order entry').click();
+  const orderEntry = page.getByTestId('panel-order-entry');
+  await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
+  await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
+  const unlock = inPanel(page, 'order-entry', 'unlock-key');
+  await expect(unlock).toBeVisible({ timeout: 15_000 });
+  await unlock.getByLabel('Key password').fill('trade-pass-1');
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+  const entry = inPanel(page, 'order-entry', 'order-entry');
+  await entry.getByText('SL 1%', { exact: true }).click();
+  await entry.getByRole('button', { name: '2R' }).click();
+  const button = entry.getByTestId('place-order');
+  const summary = entry.getByTestId('order-summary');
+  await expect(summary).toContainText(/^Risk [\d.]+ USDT \(\d+(\.\d+)? %\) · 2(\.00)?R/);
+  await expect(button).toBeInViewport();
+  await expect(summary).toBeInViewport();
+  // Scrolled to the top of the form, the action is still there.
+  await entry.getByLabel('Stop-loss').scrollIntoViewIfNeeded();
+  await expect(button).toBeInViewport();
+  await page.screenshot({ path: test.info().outputPath('order-entry-1280x720.png') });
+});
+
 test('a managed bracket: allowed once for the key, marked on its rows; closed elsewhere with the browser closed, the server cancels the rest and says so', async ({ browser }) => {
   test.setTimeout(120_000);
   await withFlags(admin, { FF_ENABLE_SEMI_AUTO: true }, async () => {

@@ -1,8 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Order, StreamServerMessage, StreamState } from '../../api/contracts/trading';
+import type { Fill, Order, StreamServerMessage, StreamState } from '../../api/contracts/trading';
 import { FINAL_ORDER_STATUSES } from '../../api/contracts/trading';
 import { tradeQueryKey, type TradeKey } from '../../api/trade/trade-api';
 import { openTradeStream, type TradeStreamOptions } from '../../api/trade/trade-stream';
+import { userSettings } from '../../state/user-settings';
+import { playAlertSound } from '../../ui/alert-sounds';
+import { claimRing } from '../../ui/claim-ring';
+import { toastInfo } from '../../ui/toast';
+import { show } from './format';
 
 /**
  * One account stream per key for every trading panel on the page (the server shares one exchange
@@ -22,6 +27,20 @@ interface Entry {
 }
 
 const entries = new Map<string, Entry>();
+
+/** The toast a fill shows (issue 22): side, size, symbol, price. */
+export function fillText(fill: Fill): string {
+  return `Filled: ${fill.side === 'BUY' ? 'bought' : 'sold'} ${show(fill.qty)} ${fill.symbol} at ${show(fill.price)}${fill.liquidation ? ' (liquidation)' : ''}`;
+}
+
+/** A fill rings (the user's sound) and toasts once in this browser, whichever tabs hear it. */
+function announceFill(apiKeyId: string, fill: Fill): void {
+  void claimRing(`fill:${apiKeyId}:${fill.id}`).then((mine) => {
+    if (!mine) return;
+    void playAlertSound(userSettings.alertSound);
+    toastInfo(fillText(fill));
+  });
+}
 const IDLE: AccountStatus = { state: 'connecting' };
 
 export function applyStreamMessage(client: QueryClient, apiKeyId: string, m: StreamServerMessage): void {
@@ -40,6 +59,7 @@ export function applyStreamMessage(client: QueryClient, apiKeyId: string, m: Str
     case 'fill':
       void client.invalidateQueries({ queryKey: tradeQueryKey.positions(apiKeyId) });
       void client.invalidateQueries({ queryKey: tradeQueryKey.balance(apiKeyId) });
+      announceFill(apiKeyId, m.fill);
       return;
     default:
       return;

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
 import { dec, fixed, isZero, mul, str } from '../../api/contracts/decimal';
-import type { Balance, BracketBody, LadderBody, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
+import type { Balance, BracketBody, LadderBody, Order, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useConfig } from '../../api/config/get-config';
 import { fieldErrors } from '../../api/errors';
@@ -17,7 +17,7 @@ import { AccountGate } from './account-bar';
 import { CustodyConsentModal, NO_CUSTODY_TEXT } from './custody-consent';
 import { DayLockBanner } from './day-lock-banner';
 import { MANAGED_DRAFT_OFF, ManagedBracketFields, managedOf, type ManagedDraft } from './managed-bracket-fields';
-import { toastError, toastInfo, toastWarning } from '../../ui/toast';
+import { toastError, toastInfo, toastSuccess, toastWarning } from '../../ui/toast';
 import { show } from './format';
 import { isNumberText, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, typingProblem, type EntryTerms } from './order-math';
 import { PartBoundary } from '../../ui/part-boundary';
@@ -170,6 +170,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
       if (ladder) {
         const result = await placeL.mutateAsync({ symbol: s.tradingPair, side, qty: size, from: price, to: ladderTo, count: ladderCount, distribution: ladderDistribution, reduceOnly, postOnly, clientOrderId: newClientOrderId() });
         if (result.partial) toastWarning(result.partial);
+        else toastSuccess(`Placed: a ladder of ${result.orders.length} ${side === 'BUY' ? 'buy' : 'sell'} orders on ${s.tradingPair}`);
       } else if (bracket) {
         const managed = semiAuto && account.key?.serverCustody ? managedOf(managedDraft).managed : null;
         const body: BracketBody = {
@@ -190,7 +191,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         await sendBracket(body);
       } else {
         const apiType = API_TYPE[type as keyof typeof API_TYPE];
-        await place.mutateAsync({
+        const placed = await place.mutateAsync({
           symbol: s.tradingPair,
           side,
           type: apiType,
@@ -202,6 +203,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           postOnly: apiType === 'LIMIT' && postOnly,
           timeInForce: apiType === 'LIMIT' && !postOnly ? tif : 'GTC',
         });
+        toastSuccess(placedText(placed));
       }
     } catch (err) {
       showRefusal(err);
@@ -220,6 +222,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
     const result = await placeB.mutateAsync(body);
     if (result.partial) toastWarning(result.partial.message);
     else if (result.planned.length) toastInfo('The entry is placed. Its stop-loss and take-profits go on the moment it fills; the server does it, with or without this page open.');
+    else toastSuccess(`Placed: the bracket on ${body.symbol} — entry, stop-loss and ${body.takeProfits.length} take-profit${body.takeProfits.length === 1 ? '' : 's'}`);
     if (body.managed && !result.managed) toastError('The bracket is placed, but the server could not take over its management: manage it yourself');
   };
 
@@ -392,17 +395,25 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
 
       <Checkbox size="xs" label="Shift+click on the chart prepares a limit order here" checked={s.tradeMode} onChange={(e) => setTradeMode(e.currentTarget.checked)} />
 
-      {bracket && noCustody ? (
-        <Text size="xs" c="orange" data-testid="no-custody">
-          {NO_CUSTODY_TEXT}
-        </Text>
-      ) : null}
-      <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} disabled={bracket && noCustody} onClick={() => void submit()} data-testid="place-order">
-        <PartBoundary label="The label">
-          {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
-          {ladder ? ` in ${ladderCount} orders` : ''}
+      {/* The action and the risk it carries stay in view however far the form scrolls (issue 22: 1280×720). */}
+      <Stack gap={4} pt={4} pb={2} data-testid="order-footer" style={{ position: 'sticky', bottom: 0, zIndex: 2, background: 'var(--mantine-color-body)', borderTop: '1px solid var(--mantine-color-default-border)' }}>
+        {bracket && noCustody ? (
+          <Text size="xs" c="orange" data-testid="no-custody">
+            {NO_CUSTODY_TEXT}
+          </Text>
+        ) : null}
+        <PartBoundary label="The summary">
+          <Text size="xs" c="dimmed" data-testid="order-summary" truncate>
+            {summaryLine({ bracket, preview: p, currency: margin?.currency ?? '', riskPercent, notional, sizeMode })}
+          </Text>
         </PartBoundary>
-      </Button>
+        <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} disabled={bracket && noCustody} onClick={() => void submit()} data-testid="place-order">
+          <PartBoundary label="The label">
+            {side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {s.tradingPair}
+            {ladder ? ` in ${ladderCount} orders` : ''}
+          </PartBoundary>
+        </Button>
+      </Stack>
       {account.key ? (
         <CustodyConsentModal
           apiKey={account.key}
@@ -438,5 +449,23 @@ export function marginBalance(balance: Balance | undefined, category: 'linear' |
 /** A coin amount in USD at `price`, two decimals (display only). */
 function usdOf(coin: string, price: string): string {
   return fixed(mul(dec(coin), dec(price)), 2);
+}
+
+/** The one line above the button: what the order risks (a bracket) or is worth (any other). */
+function summaryLine(input: { bracket: boolean; preview: ReturnType<typeof preview>; currency: string; riskPercent: number; notional: number | null; sizeMode: 'risk' | 'qty' }): string {
+  const worth = input.notional !== null ? `≈ $${input.notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : '';
+  if (!input.bracket) return worth || 'Enter a size';
+  const p = input.preview;
+  if (!p) return 'Set the entry and a stop-loss to see the risk';
+  const risk = `Risk ${show(p.riskAmount, 8)} ${input.currency}${input.sizeMode === 'risk' ? ` (${input.riskPercent} %)` : ''}`;
+  const targets = p.rMultiples.filter((r) => r !== '—').map((r) => `${r}R`);
+  return [risk, targets.length ? targets.join(' / ') : null, worth || null].filter(Boolean).join(' · ');
+}
+
+/** The toast of an order the exchange took: what, how much, where. */
+function placedText(o: Order): string {
+  const what = { MARKET: 'market', LIMIT: 'limit', STOP_MARKET: 'stop-market', STOP_LIMIT: 'stop-limit', TAKE_PROFIT: 'take-profit', TAKE_PROFIT_MARKET: 'take-profit-market' }[o.type as string] ?? o.type.toLowerCase();
+  const at = o.triggerPrice ? ` triggered at ${show(o.triggerPrice)}` : o.price ? ` at ${show(o.price)}` : '';
+  return `Placed: ${o.side === 'BUY' ? 'buy' : 'sell'} ${what} ${show(o.qty)} ${o.symbol}${at}${o.status === 'FILLED' ? ' (filled)' : ''}`;
 }
 

@@ -110,7 +110,8 @@ afterEach(() => {
 describe('trading panels', () => {
   it('Balance: total by default, available when chosen, masked when masking is on; the key password goes in the header', async () => {
     renderPanel(BalancePanel);
-    expect(await screen.findByTestId('balance-headline')).toHaveTextContent('10012.50 USDT');
+    // The file's first render also loads the panel's modules: a roomier wait than the default second (a hang guard, not a speed limit).
+    expect(await screen.findByTestId('balance-headline', {}, { timeout: 10_000 })).toHaveTextContent('10012.50 USDT');
     expect(calls).toContain(`get /v1/trade/${KEY.id}/balance key-pass-1`);
     userSettings.balanceType = 'available';
     await waitFor(() => expect(screen.getByTestId('balance-headline')).toHaveTextContent('9000.00 USDT'));
@@ -381,6 +382,8 @@ describe('trading panels', () => {
     // 0.5 % of 0.5 BTC = 0.0025 BTC; one contract loses 100 × (1/59400 − 1/60000) BTC → 148 contracts (of 100 USD each).
     await waitFor(() => expect(within(entry).getByTestId('risk-size')).toHaveTextContent(/^Size 148 ≈ \$14,800/));
     expect(within(entry).getByTestId('risk-amount')).toHaveTextContent('0.00249158 BTC ≈ $149.49');
+    // The one line that stays above the button, whatever scrolls.
+    expect(within(entry).getByTestId('order-summary')).toHaveTextContent('Risk 0.00249158 BTC (0.5 %) · ≈ $14,800');
   });
 
   it('Orders: "Execute" on a waiting stop asks first (the close-position confirm flag), then trades; with the flag off it acts at once', async () => {
