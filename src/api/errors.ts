@@ -1,5 +1,23 @@
 import axios from 'axios';
+import { ZodError } from 'zod';
 import { errorResponseSchema } from './contracts/common';
+
+/** A request the client's own contract refused before sending it: each problem at its field, in words. */
+function zodFields(error: ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.map(String).join('.') || 'form';
+    out[field] ??= issue.message;
+  }
+  return out;
+}
+
+/** "Price: Must be above 0" — never the raw issue list. */
+function zodMessage(error: ZodError): string {
+  return Object.entries(zodFields(error))
+    .map(([field, message]) => `${field === 'form' ? '' : `${field}: `}${message}`)
+    .join('; ');
+}
 
 /** The `{ message, fields? }` body of an API error answer, when the error is one. */
 export function apiErrorBody(error: unknown): { message: string; fields?: Record<string, string> } | null {
@@ -15,6 +33,7 @@ export function apiErrorBody(error: unknown): { message: string; fields?: Record
 export function errorMessage(error: unknown, fallback: string): string {
   const body = apiErrorBody(error);
   if (body?.message) return body.message;
+  if (error instanceof ZodError) return zodMessage(error);
   if (typeof error === 'string' && error.trim()) return error;
   if (error instanceof Error && error.message) return error.message;
   return fallback;
@@ -22,6 +41,7 @@ export function errorMessage(error: unknown, fallback: string): string {
 
 /** Per-field messages of a validation error (400 `fields`), for mapping onto form fields. */
 export function fieldErrors(error: unknown): Record<string, string> {
+  if (error instanceof ZodError) return zodFields(error);
   return apiErrorBody(error)?.fields ?? {};
 }
 

@@ -2,7 +2,7 @@ import { Button, Checkbox, Chip, Group, NumberInput, SegmentedControl, Select, S
 import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
-import { dec, fixed, isZero, mul, str } from '../../api/contracts/decimal';
+import { cmp, dec, fixed, isZero, mul, str } from '../../api/contracts/decimal';
 import type { Balance, BracketBody, LadderBody, Order, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useConfig } from '../../api/config/get-config';
@@ -141,10 +141,17 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const busy = place.isPending || placeB.isPending || placeL.isPending;
   const ladder = type === 'ladder-order';
 
+  // A stop or target on the wrong side of the entry is said at its own field, as it is typed (issue 22).
+  const sideProblems = bracket ? wrongSides({ side, entry: entryPrice, stop, targets: targets.map((t) => t.price) }) : {};
+
   const submit = async () => {
-    const problems: Record<string, string> = {};
+    const problems: Record<string, string> = { ...sideProblems };
     const sizeProblem = qtyProblem(size, terms);
-    if (sizeProblem) problems.qty = sizeProblem;
+    // With the stop on the wrong side no size can be computed: that, not the size, is the problem.
+    if (sizeProblem && !(bracket && sizeMode === 'risk' && sideProblems['stopLoss.triggerPrice'])) problems.qty = sizeProblem;
+    for (const [field, value] of Object.entries({ price, triggerPrice: trigger, 'stopLoss.triggerPrice': stop, to: ladderTo })) {
+      if (isNumberText(value) && isZero(dec(value))) problems[field === 'price' && bracket ? 'entry.price' : field] = 'Must be above 0';
+    }
     if (bracket) {
       if (!isNumberText(stop)) problems['stopLoss.triggerPrice'] = 'Enter the stop-loss';
       if (entryKind === 'LIMIT' && !isNumberText(price)) problems['entry.price'] = 'Enter the entry price';
@@ -227,7 +234,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   };
 
   const priceField = (label: string, value: string, set: (v: string) => void, field: string) => (
-    <TextInput size="xs" label={label} value={value} onChange={(e) => set(e.currentTarget.value)} onBlur={() => set(snapPrice(value, terms.tickSize))} error={errors[field] ?? typingProblem(value)} inputMode="decimal" />
+    <TextInput size="xs" label={label} value={value} onChange={(e) => set(e.currentTarget.value)} onBlur={() => set(snapPrice(value, terms.tickSize))} error={errors[field] ?? typingProblem(value) ?? sideProblems[field]} inputMode="decimal" />
   );
 
   return (
@@ -467,5 +474,21 @@ function placedText(o: Order): string {
   const what = { MARKET: 'market', LIMIT: 'limit', STOP_MARKET: 'stop-market', STOP_LIMIT: 'stop-limit', TAKE_PROFIT: 'take-profit', TAKE_PROFIT_MARKET: 'take-profit-market' }[o.type as string] ?? o.type.toLowerCase();
   const at = o.triggerPrice ? ` triggered at ${show(o.triggerPrice)}` : o.price ? ` at ${show(o.price)}` : '';
   return `Placed: ${o.side === 'BUY' ? 'buy' : 'sell'} ${what} ${show(o.qty)} ${o.symbol}${at}${o.status === 'FILLED' ? ' (filled)' : ''}`;
+}
+
+/** Stop and targets on the wrong side of the entry, each at its field, in words (nothing while a price is still missing). */
+function wrongSides(input: { side: Side; entry: string; stop: string; targets: string[] }): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isNumberText(input.entry)) return out;
+  const entry = dec(input.entry);
+  const long = input.side === 'BUY';
+  const shown = show(input.entry);
+  if (isNumberText(input.stop) && (long ? cmp(dec(input.stop), entry) >= 0 : cmp(dec(input.stop), entry) <= 0)) {
+    out['stopLoss.triggerPrice'] = `A ${long ? 'buy' : 'sell'}'s stop-loss goes ${long ? 'below' : 'above'} the entry (${shown})`;
+  }
+  input.targets.forEach((t, i) => {
+    if (isNumberText(t) && (long ? cmp(dec(t), entry) <= 0 : cmp(dec(t), entry) >= 0)) out[`takeProfits.${i}.price`] = `A ${long ? 'buy' : 'sell'}'s take-profit goes ${long ? 'above' : 'below'} the entry (${shown})`;
+  });
+  return out;
 }
 

@@ -469,4 +469,32 @@ describe('trading panels', () => {
     fireEvent.click(within(unlock).getByRole('button', { name: 'Unlock' }));
     expect(await screen.findByTestId('order-entry')).toBeInTheDocument();
   });
+
+  it('Order entry: a stop on the wrong side is said at the stop-loss field as it is typed, a price of 0 at its field; nothing is sent', async () => {
+    custody = true;
+    Object.assign(userSettings, { orderType: 'bracket-order', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByLabelText('Stop-loss')).toBeInTheDocument());
+    fireEvent.click(within(entry).getByText('Limit entry'));
+    fireEvent.change(within(entry).getByLabelText('Entry price'), { target: { value: '60000' } });
+    fireEvent.change(within(entry).getByLabelText('Stop-loss'), { target: { value: '61000' } });
+    fireEvent.change(within(entry).getByLabelText('Take-profit 1'), { target: { value: '59000' } });
+    expect(within(entry).getByText("A buy's stop-loss goes below the entry (60000)")).toBeInTheDocument();
+    expect(within(entry).getByText("A buy's take-profit goes above the entry (60000)")).toBeInTheDocument();
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(within(entry).getByTestId('risk-size')).not.toHaveTextContent('Enter a size');
+    expect(posted).toEqual([]);
+
+    // A limit at 0: at the price field, in words (never the contract's raw issue list).
+    fireEvent.click(within(entry).getByText('Size'));
+    Object.assign(userSettings, { orderType: 'limit' });
+    await waitFor(() => expect(within(entry).getByLabelText('Price')).toBeInTheDocument());
+    fireEvent.change(within(entry).getByLabelText('Price'), { target: { value: '0' } });
+    fireEvent.change(within(entry).getByRole('textbox', { name: /^Size/ }), { target: { value: '0.01' } });
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    expect(await within(entry).findByText('Must be above 0')).toBeInTheDocument();
+    expect(calls.some((c) => c.startsWith(`post /v1/trade/${KEY.id}/orders`))).toBe(false);
+  });
 });
