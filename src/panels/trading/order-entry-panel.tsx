@@ -8,7 +8,7 @@ import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useConfig } from '../../api/config/get-config';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
-import { newClientOrderId, placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { markLeftLive, newClientOrderId, placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
 import { orderDraft, orderEntryActions } from '../../state/order-draft';
 import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
@@ -227,8 +227,10 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   /** Sends a bracket and says what the server did with it: all placed, waiting for the entry, or part of it still live. */
   const sendBracket = async (body: BracketBody) => {
     const result = await placeB.mutateAsync(body);
-    if (result.partial) toastWarning(result.partial.message);
-    else if (result.planned.length) toastInfo('The entry is placed. Its stop-loss and take-profits go on the moment it fills; the server does it, with or without this page open.');
+    if (result.partial) {
+      toastWarning(result.partial.message);
+      if (account.tradeKey) markLeftLive(account.tradeKey.apiKeyId, result.partial.live, 'left live by a refused bracket: cancel it');
+    } else if (result.planned.length) toastInfo('The entry is placed. Its stop-loss and take-profits go on the moment it fills; the server does it, with or without this page open.');
     else toastSuccess(`Placed: the bracket on ${body.symbol} — entry, stop-loss and ${body.takeProfits.length} take-profit${body.takeProfits.length === 1 ? '' : 's'}`);
     if (body.managed && !result.managed) toastError('The bracket is placed, but the server could not take over its management: manage it yourself');
   };

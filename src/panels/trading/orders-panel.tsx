@@ -4,7 +4,7 @@ import { dec, str } from '../../api/contracts/decimal';
 import type { AmendOrderBody, Order } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useManagedBracketIds, useWaitingLegs } from '../../api/trade/managed';
-import { amendOrder, cancelAllOrders, cancelOrder, executeOrder, useOpenOrders, useTradeAction } from '../../api/trade/trade-api';
+import { amendOrder, cancelAllOrders, cancelOrder, executeOrder, useLeftLive, useOpenOrders, useTradeAction } from '../../api/trade/trade-api';
 import { AmendPopover } from './amend-popover';
 import { OrderHistory } from './order-history';
 import { userSettings } from '../../state/user-settings';
@@ -60,6 +60,7 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
   const orders = useOpenOrders(account.tradeKey);
   const managed = useManagedBracketIds(account.tradeKey?.apiKeyId ?? null);
   const waiting = useWaitingLegs(account.tradeKey?.apiKeyId ?? null);
+  const leftLive = useLeftLive(account.tradeKey?.apiKeyId ?? null);
   const cancel = useTradeAction(account.tradeKey, (k, id: string) => cancelOrder(k, id), 'Unable to cancel the order');
   const amend = useTradeAction(account.tradeKey, (k, a: { id: string; body: AmendOrderBody }) => amendOrder(k, a.id, a.body), 'Unable to change the order');
   const execute = useTradeAction(account.tradeKey, (k, id: string) => executeOrder(k, id), 'Unable to execute the order');
@@ -107,6 +108,11 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
                         .join(' · ')}{' '}
                       when filled
                     </Text>
+                  ) : null}
+                  {o.clientOrderId && leftLive.has(o.clientOrderId) ? (
+                    <Badge ml={4} size="xs" variant="filled" color="red" data-testid="left-live-badge">
+                      {leftLive.get(o.clientOrderId)}
+                    </Badge>
                   ) : null}
                   {o.bracketId && managed.has(o.bracketId) ? (
                     <Badge ml={4} size="xs" variant="light" color="grape" data-testid="managed-badge">

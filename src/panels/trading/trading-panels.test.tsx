@@ -497,4 +497,42 @@ describe('trading panels', () => {
     expect(await within(entry).findByText('Must be above 0')).toBeInTheDocument();
     expect(calls.some((c) => c.startsWith(`post /v1/trade/${KEY.id}/orders`))).toBe(false);
   });
+
+  it('A bracket refused part-way whose undoing failed (207): a warning names the live leg, and Orders marks its row', async () => {
+    custody = true;
+    Object.assign(userSettings, { orderType: 'bracket-order', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    const base = `/v1/trade/${KEY.id}`;
+    const stopLeft: Order = { ...order('o6', 'BTCUSDT'), type: 'STOP_MARKET', side: 'SELL', status: 'UNTRIGGERED', price: null, triggerPrice: '59000', reduceOnly: true, clientOrderId: 'BKdddddddddddddddddddS', bracketId: 'BKdddddddddddddddddd', role: 'stop-loss' };
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => {
+      if (config.url === `${base}/brackets` && config.method === 'post') {
+        posted.push(JSON.parse(String(config.data)));
+        return {
+          ...ok(config, {
+            bracketId: 'BKdddddddddddddddddd',
+            orders: [stopLeft],
+            planned: [],
+            managed: false,
+            partial: { message: 'Take-profit 1 was refused (…). Still live: the stop-loss — check the Orders panel.', live: [{ role: 'stop-loss', orderId: 'o6', clientOrderId: stopLeft.clientOrderId!, state: 'open' }] },
+          }),
+          status: 207,
+        };
+      }
+      if (config.url === `${base}/orders` && config.method === 'get') return ok(config, [stopLeft]);
+      return inner(config);
+    };
+    const Both = ({ node: n }: PanelProps) => (
+      <>
+        <OrderEntryPanel node={n} />
+        <OrdersPanel node={n} />
+      </>
+    );
+    renderPanel(Both);
+    const entry = await screen.findByTestId('order-entry');
+    await waitFor(() => expect(within(entry).getByLabelText('Stop-loss')).toBeInTheDocument());
+    fillBracket(entry);
+    fireEvent.click(within(entry).getByTestId('place-order'));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(await screen.findByTestId('left-live-badge')).toHaveTextContent('left live by a refused bracket: cancel it');
+  });
 });
