@@ -11,6 +11,7 @@ import { FavoritePairToggle } from './favorite-pair-toggle';
 import { IntervalPicker } from './interval-picker';
 import { LinkColorMenu } from './link-color-menu';
 import { PairInput } from './pair-input';
+import { productSymbol } from './product-symbol';
 import { useFavoritePairs } from './use-favorite-pairs';
 
 /**
@@ -57,7 +58,7 @@ export function ChartHeader({ chartId, children }: { chartId: string; children?:
           if (next) switchChartExchange(chartId, next as ExchangeId);
         }}
       />
-      <PairInput value={chart.symbol} suggestions={suggestions} onCommit={(symbol) => setChartPair(chartId, chart.exchange, symbol)} />
+      <PairInput value={chart.symbol} suggestions={suggestions} onCommit={(symbol) => setChartPair(chartId, chart.exchange, productSymbol(symbol, instruments))} />
       <FavoritePairToggle exchange={chart.exchange} symbol={chart.symbol} />
       <IntervalPicker value={chart.interval} onChange={(interval) => setChartTimeframe(chartId, interval)} />
       {children}
