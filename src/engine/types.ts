@@ -36,8 +36,12 @@ export interface PriceLine {
   role?: 'entry' | 'stop' | 'take-profit' | 'liquidation' | 'break-even';
   side?: 'buy' | 'sell';
   size?: number;
-  /** Unrealised PnL in quote currency, shown signed with two decimals. */
+  /** Unrealised PnL (quote currency, or the coin of an inverse contract), shown signed with `pnlDecimals` decimals. */
   pnl?: number;
+  /** Decimals of `pnl` in the label (default 2; a coin amount needs more: 0.00025 BTC). */
+  pnlDecimals?: number;
+  /** The currency after `pnl` in the label ("BTC"); none by default. */
+  pnlUnit?: string;
   /** Overrides the label the engine composes from kind/role/side/size/pnl. */
   label?: string;
   /** Appended to the composed label after " · " ("managed by server"). */

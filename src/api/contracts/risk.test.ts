@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimatedLiquidationPrice, marginRequired, riskOf, rMultiple, sizeFromRisk, type InstrumentTerms } from './risk';
+import fc from 'fast-check';
+import { estimatedLiquidationPrice, marginRequired, pnlAt, riskOf, rMultiple, sizeFromRisk, type InstrumentTerms } from './risk';
 
 const BTCUSDT: InstrumentTerms = { category: 'linear', contractSize: '1', stepSize: '0.001', minQty: '0.001', maxQty: '1000' };
 const OKX_BTC_USDT_SWAP: InstrumentTerms = { category: 'linear', contractSize: '0.01', stepSize: '0.01', minQty: '0.01', maxQty: '10000' };
@@ -58,3 +59,29 @@ describe('risk sizing (DESIGN §3.4)', () => {
     expect(Number(estimatedLiquidationPrice({ category: 'inverse', side: 'SELL', entry: '50000', leverage: 1, maintenanceRate: '0.0035' }))).toBeGreaterThan(1e6);
   });
 });
+
+describe('PnL at a price, per contract kind (issue 22)', () => {
+  const OKX_BTC_USD_SWAP = { category: 'inverse' as const, contractSize: '100' };
+  it('linear: size × contract size × move, signed for the side', () => {
+    expect(pnlAt({ terms: BTCUSDT, side: 'BUY', qty: '0.5', entry: '60000', exit: '61000' })).toBe('500');
+    expect(pnlAt({ terms: OKX_BTC_USDT_SWAP, side: 'SELL', qty: '3', entry: '60000', exit: '61000' })).toBe('-30');
+  });
+  it('inverse counts the contract value: 10 OKX BTC-USD-SWAP contracts (100 USD each) from 60,000 to 61,000 make 0.0002732… BTC', () => {
+    // 1,000 USD × (1/60000 − 1/61000) = 1000 × 1000 / (60000 × 61000)
+    expect(pnlAt({ terms: OKX_BTC_USD_SWAP, side: 'BUY', qty: '10', entry: '60000', exit: '61000' })).toBe('0.000273224044');
+    expect(pnlAt({ terms: XBTUSD, side: 'SELL', qty: '1000', entry: '60000', exit: '61000' })).toBe('-0.000273224044');
+  });
+  it('the loss at the stop is the risk sizing used, for every contract kind', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(BTCUSDT, OKX_BTC_USDT_SWAP, XBTUSD), fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 20_000, max: 100_000 }), fc.integer({ min: 1, max: 5_000 }), (terms, lots, entry, distance) => {
+        const qty = String(lots * Number(terms.minQty));
+        const stop = String(entry - distance);
+        const loss = -Number(pnlAt({ terms, side: 'BUY', qty, entry: String(entry), exit: stop }));
+        const risk = Number(riskOf({ terms, qty, entry: String(entry), stop }));
+        expect(Math.abs(loss - risk)).toBeLessThanOrEqual(1e-11 * Math.max(1, risk));
+      }),
+      { numRuns: 200, seed: 22 },
+    );
+  });
+});
+

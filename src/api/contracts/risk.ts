@@ -69,6 +69,22 @@ export function riskOf(input: { terms: Pick<InstrumentTerms, 'category' | 'contr
   return str(div(mul(dec(input.qty), perUnit.num), perUnit.den, 12, 'up'));
 }
 
+/**
+ * PnL of `qty` (the exchange's order unit) of a position entered at `entry` and closed at `exit`, in
+ * the settle currency, exact (issue 22): linear qty × contractSize × (exit − entry); inverse (USD
+ * contracts, coin-settled) qty × contractSize × (1/entry − 1/exit) = qty × contractSize × (exit −
+ * entry) ÷ (entry × exit). Signed for the position's side. The same digits in the chart's lines,
+ * Positions and the server.
+ */
+export function pnlAt(input: { terms: Pick<InstrumentTerms, 'category' | 'contractSize'>; side: Side; qty: string; entry: string; exit: string; scale?: number }): string {
+  const entry = dec(input.entry);
+  const exit = dec(input.exit);
+  const move = input.side === 'BUY' ? sub(exit, entry) : sub(entry, exit);
+  const units = mul(dec(input.qty), dec(input.terms.contractSize));
+  const pnl = input.terms.category === 'linear' ? mul(units, move) : div(mul(units, move), mul(entry, exit), input.scale ?? 12);
+  return str(pnl);
+}
+
 /** Reward ÷ risk of a take-profit: (tp − entry) ÷ (entry − stop), signed for the side (2 = "2R"). */
 export function rMultiple(input: { side: Side; entry: string; stop: string; takeProfit: string }): string {
   const entry = dec(input.entry);

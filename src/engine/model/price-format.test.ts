@@ -39,5 +39,8 @@ describe('formatting', () => {
     expect(formatSigned(12.3)).toBe('+12.30');
     expect(formatSigned(-4)).toBe('-4.00');
     expect(formatSigned(0)).toBe('0.00');
+    // A coin amount keeps its digits: 0.00025 BTC is not "+0.00".
+    expect(formatSigned(0.00025, 8)).toBe('+0.00025000');
+    expect(formatSigned(-0.0001234, 8)).toBe('-0.00012340');
   });
 });

@@ -35,7 +35,7 @@ function trim(s: string): string {
 }
 
 /** Signed amount with two decimals: +12.30 / −4.00 (PnL on order and position lines). */
-export function formatSigned(v: number): string {
-  const s = Math.abs(v).toFixed(2);
+export function formatSigned(v: number, decimals = 2): string {
+  const s = Math.abs(v).toFixed(decimals);
   return v > 0 ? `+${s}` : v < 0 ? `-${s}` : s;
 }

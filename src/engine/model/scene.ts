@@ -241,7 +241,8 @@ export function priceLineLabel(line: PriceLine): string {
   const prefix = { stop: 'SL', 'take-profit': 'TP', liquidation: 'Liq.', 'break-even': 'BE', entry: '' }[line.role ?? 'entry'];
   const side = line.side ? line.side.toUpperCase() : prefix ? '' : line.kind === 'position' ? 'POS' : 'ORDER';
   const parts = [prefix, side, line.size !== undefined ? String(line.size) : ''].filter(Boolean);
-  return `${parts.join(' ')}${line.pnl !== undefined ? ` · ${formatSigned(line.pnl)}` : ''}${line.note ? ` · ${line.note}` : ''}`;
+  const pnl = line.pnl !== undefined ? ` · ${formatSigned(line.pnl, line.pnlDecimals ?? 2)}${line.pnlUnit ? ` ${line.pnlUnit}` : ''}` : '';
+  return `${parts.join(' ')}${pnl}${line.note ? ` · ${line.note}` : ''}`;
 }
 
 function drawPriceLine(model: ChartModel, scene: Scene, env: SceneEnv, line: PriceLine, axisLeft: number, axisWidth: number): void {

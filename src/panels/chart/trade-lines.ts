@@ -1,4 +1,6 @@
 import { MANAGED_NOTE } from '../trading/format';
+import { dec, div, isZero, min, str, sub } from '../../api/contracts/decimal';
+import { pnlAt } from '../../api/contracts/risk';
 import type { Order, Position } from '../../api/contracts/trading';
 import type { PriceLine } from '../../engine';
 
@@ -27,14 +29,24 @@ export const linePriceOf = (o: Order): number | null => {
   return p === null ? null : Number(p);
 };
 
-/** PnL of `qty` of the position closed at `price` (linear: quote; inverse: coin). */
-function pnlAt(position: Position | undefined, price: number, qty: number): number | undefined {
-  if (!position) return undefined;
-  const entry = Number(position.entryPrice);
-  const dir = position.side === 'BUY' ? 1 : -1;
-  if (position.category === 'inverse') return dir * qty * (1 / entry - 1 / price);
-  const perUnit = Number(position.baseQty) / Number(position.size);
-  return dir * qty * perUnit * (price - entry);
+/** The coin of an inverse position (XBTUSD → XBT, OKX BTCUSD → BTC), for the label's unit. */
+const coinOf = (symbol: string) => (symbol.startsWith('XBT') ? 'XBT' : symbol.replace(/USD.*$/, '') || symbol);
+
+/**
+ * PnL of `qty` of the position closed at the line's price, exact from the shared contract function
+ * (`pnlAt`, the same as Positions and the server), with the contract value (an OKX inverse contract
+ * is 100 USD) — a number only at the engine's edge. Linear in the quote, inverse in the coin.
+ */
+function pnlLine(position: Position, price: string, qty: string, contractValue: string): Pick<PriceLine, 'pnl' | 'pnlDecimals' | 'pnlUnit'> {
+  const terms = { category: position.category === 'inverse' ? ('inverse' as const) : ('linear' as const), contractSize: contractValue };
+  const pnl = Number(pnlAt({ terms, side: position.side, qty, entry: position.entryPrice, exit: price }));
+  return position.category === 'inverse' ? { pnl, pnlDecimals: 8, pnlUnit: coinOf(position.symbol) } : { pnl };
+}
+
+/** Contract value of a position: linear base coin per unit (baseQty ÷ size); inverse the instrument's (USD per contract). */
+function contractValueOf(position: Position, inverseContractValue: string | undefined): string {
+  if (position.category === 'inverse') return inverseContractValue ?? '1';
+  return isZero(dec(position.size)) ? '1' : str(div(dec(position.baseQty), dec(position.size), 12));
 }
 
 /**
@@ -43,8 +55,13 @@ function pnlAt(position: Position | undefined, price: number, qty: number): numb
  * order line has a ✕ that cancels the order. TEMPORARY rows (not acknowledged yet) can be neither
  * dragged nor cancelled.
  */
-export function tradeLines(orders: readonly Order[], position: Position | undefined, opts: { closePosition?: boolean; managed?: ReadonlySet<string> } = {}): PriceLine[] {
+export function tradeLines(
+  orders: readonly Order[],
+  position: Position | undefined,
+  opts: { closePosition?: boolean; managed?: ReadonlySet<string>; /** USD per contract of the pair when it is inverse (OKX BTC-USD-SWAP: 100). */ contractValue?: string } = {},
+): PriceLine[] {
   const lines: PriceLine[] = [];
+  const cv = position ? contractValueOf(position, opts.contractValue) : '1';
   for (const o of orders) {
     const price = linePriceOf(o);
     if (price === null) continue;
@@ -57,7 +74,7 @@ export function tradeLines(orders: readonly Order[], position: Position | undefi
       side: o.side === 'BUY' ? 'buy' : 'sell',
       price,
       size,
-      ...(closes ? { pnl: pnlAt(position, price, Math.min(size, Number(position.size))) } : {}),
+      ...(closes ? pnlLine(position, (o.triggerPrice ?? o.price)!, str(min(sub(dec(o.qty), dec(o.filledQty)), dec(position.size))), cv) : {}),
       draggable: o.status !== 'TEMPORARY',
       closable: o.status !== 'TEMPORARY',
       ...(o.bracketId && opts.managed?.has(o.bracketId) ? { note: MANAGED_NOTE } : {}),
@@ -72,7 +89,9 @@ export function tradeLines(orders: readonly Order[], position: Position | undefi
       side,
       price: Number(position.entryPrice),
       size: Number(position.size),
+      // The exchange's own figure, as Positions shows it.
       pnl: Number(position.unrealisedPnl),
+      ...(position.category === 'inverse' ? { pnlDecimals: 8, pnlUnit: coinOf(position.symbol) } : {}),
       ...(opts.closePosition ? { closable: true } : {}),
     });
     if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: Number(position.liquidationPrice) });

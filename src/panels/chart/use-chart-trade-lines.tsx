@@ -39,9 +39,11 @@ export function useChartTradeLines(
   const closeFromChart = settings.allowPositionClose;
   const managed = useManagedBracketIds(shown?.apiKeyId ?? null);
   // `version` makes a new array after a refused drag, so the engine redraws the line where it was.
+  // The traded pair's contract value (settings hold the instrument of the pair Order entry trades).
+  const contractValue = settings.tradingPair === market.symbol && settings.contractValue > 0 ? String(settings.contractValue) : undefined;
   const lines = useMemo(
-    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart, managed }) : []),
-    [shown, mine, position, version, closeFromChart, managed],
+    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart, managed, contractValue }) : []),
+    [shown, mine, position, version, closeFromChart, managed, contractValue],
   );
   const state = useRef({ mine, position });
   state.current = { mine, position };

@@ -2,6 +2,7 @@ import { Stack, Table, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
+import { dec, isZero } from '../../api/contracts/decimal';
 import { useBalance } from '../../api/trade/trade-api';
 import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
@@ -71,6 +72,24 @@ function BalanceBody({ account }: { account: ReturnType<typeof useTradingAccount
           </Table.Tr>
         </Table.Tbody>
       </Table>
+      {/* Every other currency the account holds, in its own units (issue 22: the BTC behind an OKX inverse position). */}
+      {b.assets.some((a) => a.currency !== b.currency && !isZero(dec(a.total))) ? (
+        <Table withRowBorders={false} fz="xs" verticalSpacing={2} data-testid="balance-assets">
+          <Table.Tbody>
+            {b.assets
+              .filter((a) => a.currency !== b.currency && !isZero(dec(a.total)))
+              .map((a) => (
+                <Table.Tr key={a.currency}>
+                  <Table.Td>{a.currency}</Table.Td>
+                  <Table.Td ta="right">{s.maskBalance ? MASK : money(a.total, a.currency)}</Table.Td>
+                  <Table.Td ta="right" c="dimmed">
+                    {s.maskBalance ? '' : `available ${money(a.available, a.currency)}`}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { dec, div, fixed, isZero, mul } from '../../api/contracts/decimal';
+import { dec, div, fixed, isZero, mul, roundToStep } from '../../api/contracts/decimal';
 
 const SHOWABLE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -13,10 +13,32 @@ export function show(value: string | null | undefined, max = 8): string {
   return s.includes('.') ? s.replace(/\.?0+$/, '') : s;
 }
 
+/** A price on the instrument's tick (nearest), with the tick's decimals; as given when the tick is unknown. */
+export function showPrice(value: string | null | undefined, tick: string | null): string {
+  if (value === null || value === undefined || !SHOWABLE.test(value.trim())) return '—';
+  if (!tick) return show(value);
+  const t = dec(tick);
+  return fixed(roundToStep(dec(value), t, 'half-even'), t.scale);
+}
+
 /** Money with 2 decimals (or more for coins), signed. */
 export function money(value: string, currency: string): string {
   const coin = /^(BTC|XBT|ETH)$/.test(currency);
   return `${fixed(dec(value), coin ? 8 : 2)} ${currency}`;
+}
+
+/**
+ * A position's PnL in its own currency with the digits it needs (issue 22): a coin-margined
+ * (inverse) position's in its coin to 8 decimals ("+0.00027322 BTC", never "0"), a linear one's in
+ * the quote to 2 ("+30.00 USDT").
+ */
+export function pnlText(p: { category: string; symbol: string }, value: string): string {
+  if (!SHOWABLE.test(value.trim())) return '—';
+  const inverse = p.category === 'inverse';
+  const currency = inverse ? (p.symbol.startsWith('XBT') ? 'XBT' : p.symbol.replace(/USD.*$/, '')) : (/(USDT|USDC|USD)$/.exec(p.symbol)?.[1] ?? '');
+  const v = dec(value);
+  const digits = fixed(v, inverse ? 8 : 2);
+  return `${v.units > 0n ? '+' : ''}${digits}${currency ? ` ${currency}` : ''}`;
 }
 
 /** Unrealised PnL as % of the margin behind it (0 when there is no margin). */

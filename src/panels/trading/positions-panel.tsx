@@ -2,6 +2,7 @@ import { Button, Group, Popover, Stack, Table, Text, TextInput } from '@mantine/
 import { useState } from 'react';
 import { dec, str } from '../../api/contracts/decimal';
 import { useConfig } from '../../api/config/get-config';
+import { useExchangeInfo } from '../../api/exchanges/get-exchange-info';
 import { useSnapshot } from 'valtio';
 import type { ClosePositionBody, Position } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
@@ -12,7 +13,7 @@ import type { ExchangeId } from '../../api/contracts/common';
 import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from './account-bar';
 import { ConfirmButton } from './confirm-button';
-import { pnlPercent, show } from './format';
+import { pnlPercent, pnlText, show, showPrice } from './format';
 import { isNumberText, snapPrice } from './order-math';
 import { downloadShareCard } from './share-card';
 import { useTradingAccount } from './use-trading-account';
@@ -34,6 +35,12 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
   const share = useFeatureFlag('FF_ENABLE_SHARE_PROFIT_CARD');
   const product = useConfig().data?.productName ?? 'Crypto Terminal';
   const close = useTradeAction(account.tradeKey, (k, body: ClosePositionBody) => closePosition(k, body), 'Unable to close the position');
+  // Prices to each instrument's tick (a break-even of 72843.90750375 shows as the exchange would take it).
+  const { data: instruments } = useExchangeInfo(account.exchange as ExchangeId, account.network === 'TESTNET');
+  const tickOf = (symbol: string) => {
+    const i = instruments?.find((x) => x.symbol === symbol);
+    return i ? str(dec(i.tickSize)) : symbol === s.tradingPair ? str(dec(s.tickSize)) : null;
+  };
   const rows = (positions.data ?? []).filter((p) => !s.hideOtherSymbolsPositions || p.symbol === s.tradingPair);
   if (!positions.data) return <Text size="sm" c="dimmed">{positions.isError ? 'Positions could not be read.' : 'Reading positions…'}</Text>;
   if (!rows.length) return <Text size="sm" c="dimmed" data-testid="no-positions">No open positions</Text>;
@@ -74,14 +81,14 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
               <Table.Td c={p.side === 'BUY' ? 'teal' : 'red'}>{p.side === 'BUY' ? 'Long' : 'Short'}</Table.Td>
               <Table.Td>{show(p.size)}</Table.Td>
               <Table.Td>{show(p.notional, 2)}</Table.Td>
-              <Table.Td>{show(p.entryPrice)}</Table.Td>
-              <Table.Td>{show(p.markPrice)}</Table.Td>
-              <Table.Td>{show(p.liquidationPrice)}</Table.Td>
-              <Table.Td>{show(p.breakEvenPrice)}</Table.Td>
-              <Table.Td c={p.unrealisedPnl.startsWith('-') ? 'red' : 'teal'}>
-                {show(p.unrealisedPnl, 4)} ({pnlPercent(p.unrealisedPnl, p.margin)})
+              <Table.Td>{showPrice(p.entryPrice, tickOf(p.symbol))}</Table.Td>
+              <Table.Td>{showPrice(p.markPrice, tickOf(p.symbol))}</Table.Td>
+              <Table.Td>{showPrice(p.liquidationPrice, tickOf(p.symbol))}</Table.Td>
+              <Table.Td>{showPrice(p.breakEvenPrice, tickOf(p.symbol))}</Table.Td>
+              <Table.Td c={p.unrealisedPnl.startsWith('-') ? 'red' : 'teal'} data-testid="position-pnl">
+                {pnlText(p, p.unrealisedPnl)} ({pnlPercent(p.unrealisedPnl, p.margin)})
               </Table.Td>
-              <Table.Td>{show(p.realisedPnl, 4)}</Table.Td>
+              <Table.Td>{pnlText(p, p.realisedPnl)}</Table.Td>
               <Table.Td>{show(p.leverage)}×</Table.Td>
               <Table.Td>{p.marginMode === 'ISOLATED' ? 'Isolated' : 'Cross'}</Table.Td>
               <Table.Td onClick={(e) => e.stopPropagation()}>{closeButtons(p)}</Table.Td>

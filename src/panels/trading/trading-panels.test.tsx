@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
 import type { TabNode } from 'flexlayout-react';
 import type { ComponentType } from 'react';
@@ -70,6 +70,7 @@ const adapter: AxiosAdapter = async (config) => {
   }
   if (config.url === '/v1/config') return ok(config, { marketData: 'sim', productName: 'Crypto Terminal' });
   if (config.url === `${base}/balance`) return ok(config, balance);
+  if (config.url?.startsWith('/v1/exchange-account/exchange-info/')) return ok(config, []);
   if (config.url === `${base}/limits`) return ok(config, { funded: false, dailyLossLimit: null, lossToday: '0', locked: false, lockedUntil: null, reason: null });
   if (config.url === `${base}/positions`) return ok(config, [position('BTCUSDT'), position('ETHUSDT')]);
   if (config.url === `${base}/orders` && config.method === 'get') return ok(config, [order('o1', 'BTCUSDT'), order('o2', 'ETHUSDT')]);
@@ -131,7 +132,7 @@ describe('trading panels', () => {
     renderPanel(PositionsPanel);
     const table = await screen.findByTestId('positions-table');
     expect(within(table).getAllByRole('row')).toHaveLength(3);
-    expect(table).toHaveTextContent('12.5 (19.23 %)');
+    expect(table).toHaveTextContent('+12.50 USDT (19.23 %)');
     userSettings.hideOtherSymbolsPositions = true;
     await waitFor(() => expect(within(screen.getByTestId('positions-table')).getAllByRole('row')).toHaveLength(2));
     expect(screen.getByTestId('positions-table')).not.toHaveTextContent('ETHUSDT');
@@ -534,5 +535,22 @@ describe('trading panels', () => {
     fireEvent.click(within(entry).getByTestId('place-order'));
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(await screen.findByTestId('left-live-badge')).toHaveTextContent('left live by a refused bracket: cancel it');
+  });
+
+  it('Coin-margined amounts are readable: an inverse position\'s PnL in its coin with 8 decimals, the coin balance listed in Balance', async () => {
+    const base = `/v1/trade/${KEY.id}`;
+    const inverse: Position = { ...position('BTCUSD'), category: 'inverse', size: '10', unrealisedPnl: '-0.00001503', realisedPnl: '0.00002', margin: '0.0016' };
+    const coinBalance: Balance = { ...balance, assets: [{ currency: 'USDT', total: '10012.5', available: '9000' }, { currency: 'BTC', total: '0.5', available: '0.4984' }] };
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => {
+      if (config.url === `${base}/positions`) return ok(config, [inverse]);
+      if (config.url === `${base}/balance`) return ok(config, coinBalance);
+      return inner(config);
+    };
+    renderPanel(PositionsPanel);
+    expect(await screen.findByTestId('position-pnl')).toHaveTextContent('-0.00001503 BTC (-0.94 %)');
+    cleanup();
+    renderPanel(BalancePanel);
+    expect(await screen.findByTestId('balance-assets', {}, { timeout: 5000 })).toHaveTextContent('BTC0.50000000 BTCavailable 0.49840000 BTC');
   });
 });
