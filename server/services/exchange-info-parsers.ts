@@ -70,6 +70,12 @@ const bound = (v: string | number | null | undefined): string | undefined => {
 };
 
 type Limits = NonNullable<Instrument['limits']>;
+
+/** A positive number the exchange wrote as text, or nothing. */
+const positiveNumber = (v: string | undefined): number | undefined => {
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+};
 /** Drops absent entries so an instrument that states nothing has no `limits` at all. */
 function limitsOf(l: Limits): { limits?: Limits } {
   const kept = Object.fromEntries(Object.entries(l).filter(([, v]) => v !== undefined)) as Limits;
@@ -135,6 +141,7 @@ const bybitItemSchema = z.object({
   settleCoin: z.string(),
   priceScale: num,
   priceFilter: z.object({ tickSize: z.string(), minPrice: z.string().optional(), maxPrice: z.string().optional() }),
+  leverageFilter: z.object({ maxLeverage: z.string() }).optional(),
   lotSizeFilter: z.object({ qtyStep: z.string(), minOrderQty: z.string(), maxOrderQty: z.string(), minNotionalValue: z.string().optional() }),
 });
 
@@ -171,6 +178,7 @@ export function parseBybitInstrumentsPage(body: unknown): { items: Instrument[];
           minNotional: inverse ? undefined : bound(i.lotSizeFilter.minNotionalValue),
           maxOrders: 500,
           maxConditionalOrders: 10,
+          maxLeverage: positiveNumber(i.leverageFilter?.maxLeverage),
         }),
       },
     ];
@@ -196,6 +204,7 @@ const bitmexSchema = z.array(
     isInverse: z.boolean(),
     isQuanto: z.boolean(),
     maxPrice: z.number().nullable().optional(),
+    initMargin: z.number().nullable().optional(),
   }),
 );
 
@@ -229,7 +238,8 @@ export function parseBitmexInstruments(body: unknown): Instrument[] {
         precision: decimals(r.tickSize),
         quantityPrecision: decimals(r.lotSize),
         // BitMEX allows 200 open orders per symbol (its API's order limits).
-        ...limitsOf({ maxPrice: bound(r.maxPrice), maxOrders: 200 }),
+        // The leverage the initial margin allows: 1 ÷ initMargin (0.01 → 100×).
+        ...limitsOf({ maxPrice: bound(r.maxPrice), maxOrders: 200, maxLeverage: r.initMargin ? Math.floor(1 / r.initMargin + 1e-9) : undefined }),
       },
     ];
   });
@@ -254,6 +264,7 @@ const okxItemSchema = z.object({
   lotSz: z.string(),
   minSz: z.string(),
   maxLmtSz: z.string(),
+  lever: z.string().optional(),
   instFamily: z.string().optional(),
   uly: z.string().optional(),
 });
@@ -286,6 +297,7 @@ export function parseOkxInstruments(body: unknown): Instrument[] {
         contractValue: i.ctVal,
         precision: decimals(i.tickSz),
         quantityPrecision: decimals(i.lotSz),
+        ...limitsOf({ maxLeverage: positiveNumber(i.lever) }),
       },
     ];
   });

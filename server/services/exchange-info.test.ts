@@ -52,7 +52,7 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
       contractValue: 1,
       precision: 1,
       quantityPrecision: 0,
-      limits: { maxPrice: '1000000', maxOrders: 200 },
+      limits: { maxPrice: '1000000', maxOrders: 200, maxLeverage: 100 }, // 1 ÷ initMargin 0.01
     });
   });
 

@@ -68,6 +68,8 @@ export const instrumentSchema = z.object({
       priceBand: z.object({ up: z.string(), down: z.string() }).optional(),
       maxOrders: z.number().int().positive().optional(),
       maxConditionalOrders: z.number().int().positive().optional(),
+      /** The highest leverage the instrument allows (Binance states it only per account: absent). */
+      maxLeverage: z.number().positive().optional(),
     })
     .optional(),
 });

@@ -6,9 +6,10 @@ import { cmp, dec, fixed, isZero, mul, str } from '../../api/contracts/decimal';
 import type { Balance, BracketBody, LadderBody, Order, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useConfig } from '../../api/config/get-config';
+import { useExchangeInfo } from '../../api/exchanges/get-exchange-info';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
-import { markLeftLive, newClientOrderId, placeBracket, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { markLeftLive, newClientOrderId, placeBracket, usePositions, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
 import { orderDraft, orderEntryActions } from '../../state/order-draft';
 import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
@@ -32,6 +33,9 @@ const TYPES: Array<{ value: OrderEntryType; label: string }> = [
   { value: 'take-profit', label: 'Take profit' },
   { value: 'ladder-order', label: 'Ladder' },
 ];
+/** The highest leverage of an exchange when its instrument list does not state the pair's (Binance: per account). */
+const DEFAULT_MAX_LEVERAGE: Partial<Record<ExchangeId, number>> = { binance: 125, bybit: 100, okx: 125, bitmex: 100 };
+
 const API_TYPE = { market: 'MARKET', limit: 'LIMIT', 'stop-market': 'STOP_MARKET', 'stop-limit': 'STOP_LIMIT', 'take-profit': 'TAKE_PROFIT' } as const;
 
 /** Order entry (DESIGN §3.4): bracket by default, sized from risk, everything shown before it is sent. */
@@ -75,6 +79,18 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const [entryKind, setEntryKind] = useState<'MARKET' | 'LIMIT'>('MARKET');
   const [targets, setTargets] = useState<Array<{ price: string; percent: number }>>([{ price: '', percent: 100 }]);
   const [leverage, setLeverage] = useState(10);
+  // The account's own leverage and margin mode for the pair (issue 22): the open position's, which the
+  // form follows, so the preview's margin and liquidation are the account's — not a remembered 10× Isolated.
+  const positions = usePositions(account.tradeKey);
+  const held = positions.data?.find((x) => x.symbol === s.tradingPair);
+  const heldLeverage = held ? Number(held.leverage) : null;
+  const heldMode = held ? (held.marginMode === 'ISOLATED' ? 'ISOLATED' : 'CROSS') : null;
+  useEffect(() => {
+    if (heldLeverage !== null && heldLeverage > 0) setLeverage(heldLeverage);
+  }, [heldLeverage]);
+  const { data: instruments } = useExchangeInfo(account.exchange as ExchangeId, account.network === 'TESTNET');
+  const maxLeverage = instruments?.find((i) => i.symbol === s.tradingPair)?.limits?.maxLeverage ?? DEFAULT_MAX_LEVERAGE[account.exchange as ExchangeId] ?? 125;
+  const leverageProblem = !(leverage >= 1) ? 'At least 1×' : leverage > maxLeverage ? `At most ${maxLeverage}× on ${s.tradingPair}` : null;
   const [reduceOnly, setReduceOnly] = useState(false);
   const [postOnly, setPostOnly] = useState(false);
   const [tif, setTif] = useState<TimeInForce>('GTC');
@@ -106,7 +122,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const p = useMemo(
     () =>
       bracket && margin && isNumberText(entryPrice)
-        ? preview({ terms, side, entry: entryPrice, stop, balance: margin.available, riskPercent, qty: sizeMode === 'qty' && isNumberText(qty) ? qty : null, takeProfits: targets.map((t) => t.price), leverage })
+        ? preview({ terms, side, entry: entryPrice, stop, balance: margin.available, riskPercent, qty: sizeMode === 'qty' && isNumberText(qty) ? qty : null, takeProfits: targets.map((t) => t.price), leverage: leverage >= 1 ? leverage : 1 })
         : null,
     [bracket, margin?.available, entryPrice, stop, riskPercent, qty, sizeMode, targets, leverage, side, s.stepSize, s.tickSize, s.minQty, s.maxQty, s.contractValue, s.category],
   );
@@ -336,7 +352,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
             <Button size="compact-xs" variant="default" disabled={targets.length <= 1} onClick={() => setTargets((list) => list.slice(0, -1).map((x, _j, arr) => ({ ...x, percent: Math.floor(100 / arr.length) })).map((x, j, arr) => (j === arr.length - 1 ? { ...x, percent: 100 - Math.floor(100 / arr.length) * (arr.length - 1) } : x)))}>
               Remove
             </Button>
-            <NumberInput size="xs" w={90} label="Leverage" min={1} max={125} value={leverage} onChange={(v) => setLeverage(Number(v) || 1)} />
+            <NumberInput size="xs" w={90} label="Leverage" min={1} max={maxLeverage} clampBehavior="none" value={leverage} onChange={(v) => setLeverage(Number(v) || 0)} error={leverageProblem ?? undefined} />
           </Group>
         </Stack>
       ) : (
@@ -359,17 +375,22 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         <SegmentedControl
           size="xs"
           aria-label="Margin mode"
-          value={s.leverageMode === 'CROSSED' ? 'CROSS' : s.leverageMode}
+          value={heldMode ?? (s.leverageMode === 'CROSSED' ? 'CROSS' : s.leverageMode)}
           onChange={(v) => {
             updateUserSettings({ leverageMode: v as 'CROSS' | 'ISOLATED' });
             applyMode.mutate({ symbol: s.tradingPair, marginMode: v as 'CROSS' | 'ISOLATED' });
           }}
           data={[{ value: 'CROSS', label: 'Cross' }, { value: 'ISOLATED', label: 'Isolated' }]}
         />
-        {!bracket ? <NumberInput size="xs" w={90} label="Leverage" min={1} max={125} value={leverage} onChange={(v) => setLeverage(Number(v) || 1)} /> : null}
-        <Button size="compact-xs" variant="default" loading={applyLeverage.isPending} onClick={() => applyLeverage.mutate({ symbol: s.tradingPair, leverage })}>
+        {!bracket ? <NumberInput size="xs" w={90} label="Leverage" min={1} max={maxLeverage} clampBehavior="none" value={leverage} onChange={(v) => setLeverage(Number(v) || 0)} error={leverageProblem ?? undefined} /> : null}
+        <Button size="compact-xs" variant="default" disabled={leverageProblem !== null} loading={applyLeverage.isPending} onClick={() => applyLeverage.mutate({ symbol: s.tradingPair, leverage })}>
           Set {leverage}×
         </Button>
+        {held ? (
+          <Text size="xs" c="dimmed" data-testid="account-leverage">
+            The position: {show(held.leverage)}× {heldMode === 'ISOLATED' ? 'isolated' : 'cross'}
+          </Text>
+        ) : null}
       </Group>
 
       {bracket && p ? (

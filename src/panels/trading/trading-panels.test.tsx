@@ -553,4 +553,24 @@ describe('trading panels', () => {
     renderPanel(BalancePanel);
     expect(await screen.findByTestId('balance-assets', {}, { timeout: 5000 })).toHaveTextContent('BTC0.50000000 BTCavailable 0.49840000 BTC');
   });
+
+  it("Order entry follows the account's leverage and margin mode for the pair (the position's), and refuses a leverage above the instrument's maximum at the field", async () => {
+    const base = `/v1/trade/${KEY.id}`;
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => {
+      if (config.url === `${base}/positions`) return ok(config, [{ ...position('BTCUSDT'), leverage: '20', marginMode: 'CROSS' }]);
+      return inner(config);
+    };
+    Object.assign(userSettings, { orderType: 'market', leverageMode: 'ISOLATED', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    expect(await within(entry).findByTestId('account-leverage')).toHaveTextContent('The position: 20× cross');
+    await waitFor(() => expect(within(entry).getByLabelText('Leverage')).toHaveValue('20'));
+    expect(within(entry).getByRole('radio', { name: 'Cross' })).toBeChecked();
+    fireEvent.change(within(entry).getByLabelText('Leverage'), { target: { value: '999' } });
+    fireEvent.blur(within(entry).getByLabelText('Leverage'));
+    expect(await within(entry).findByText('At most 125× on BTCUSDT')).toBeInTheDocument();
+    expect(within(entry).getByLabelText('Leverage')).toHaveValue('999'); // not silently 125
+    expect(within(entry).getByRole('button', { name: 'Set 999×' })).toBeDisabled();
+  });
 });
