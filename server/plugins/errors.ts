@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPM
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { classifyDatabaseError, type DatabaseFailure } from '../db/errors';
 import { HttpError } from '../lib/http-error';
+import { decodes } from '../../src/api/contracts/trading';
 
 type ValidationIssue = { instancePath: string; message?: string; keyword?: string; params?: Record<string, unknown> };
 
@@ -82,14 +83,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 }
 
-const decodes = (text: string): boolean => {
-  try {
-    decodeURIComponent(text);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * The path parameter(s) holding a malformed percent-escape: each undecodable segment is swapped for a

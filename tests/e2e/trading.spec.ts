@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ApiClient, createAccount, roomAround, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice } from './helpers';
+import { ApiClient, createAccount, roomAround, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice, type Credentials } from './helpers';
 
 // Trading in the workstation (issue 12) on the simulator: a new trader creates a simulator key from
 // the panel, unlocks it, buys at market, sees the position and balance, places a bracket sized from
@@ -21,6 +21,22 @@ test.afterAll(async () => {
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
 /** A test id inside one workstation panel (several panels show the same key bar). */
 const inPanel = (page: Page, panel: string, testId: string) => page.getByTestId(`panel-${panel}`).getByTestId(testId);
+
+/** A fresh trader's first steps: sign in, create a simulator key from Order entry, unlock it (stream connected). */
+async function newTraderWithSimKey(page: Page, label: string): Promise<Credentials> {
+  const creds = await signUpFreshUser(label);
+  await signInThroughUi(page, creds);
+  await tab(page, 'Order entry').click();
+  const orderEntry = page.getByTestId('panel-order-entry');
+  await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
+  await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
+  const unlock = inPanel(page, 'order-entry', 'unlock-key');
+  await expect(unlock).toBeVisible({ timeout: 15_000 });
+  await unlock.getByLabel('Key password').fill('trade-pass-1');
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+  await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+  return creds;
+}
 
 test('a trader creates a simulator key, buys, places a bracket from risk, cancels its orders and closes the position', async ({ page }) => {
   test.setTimeout(90_000);
@@ -262,16 +278,7 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
 
 test('a limit-entry bracket: the entry rests alone, Orders says what goes on when it fills; cancelled, nothing of it is left', async ({ page }) => {
   test.setTimeout(90_000);
-  await signInThroughUi(page, await signUpFreshUser('resting'));
-  await tab(page, 'Order entry').click();
-  const orderEntry = page.getByTestId('panel-order-entry');
-  await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
-  await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
-  const unlock = inPanel(page, 'order-entry', 'unlock-key');
-  await expect(unlock).toBeVisible({ timeout: 15_000 });
-  await unlock.getByLabel('Key password').fill('trade-pass-1');
-  await unlock.getByRole('button', { name: 'Unlock' }).click();
-  await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+  await newTraderWithSimKey(page, 'resting');
 
   // A buy limit 5 % under the market, typed key by key; stop 1 % under the entry, the target at 2R.
   const entry = inPanel(page, 'order-entry', 'order-entry');
@@ -308,15 +315,7 @@ test('a limit-entry bracket: the entry rests alone, Orders says what goes on whe
 test('at 1280×720 in the default layout the bracket form\'s button and its risk line stay in view while the form scrolls', async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 720 });
-  await signInThroughUi(page, await signUpFreshUser('small-screen'));
-  await tab(page, 'Order entry').click();
-  const orderEntry = page.getByTestId('panel-order-entry');
-  await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
-  await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
-  const unlock = inPanel(page, 'order-entry', 'unlock-key');
-  await expect(unlock).toBeVisible({ timeout: 15_000 });
-  await unlock.getByLabel('Key password').fill('trade-pass-1');
-  await unlock.getByRole('button', { name: 'Unlock' }).click();
+  await newTraderWithSimKey(page, 'small-screen');
   const entry = inPanel(page, 'order-entry', 'order-entry');
   await entry.getByText('SL 1%', { exact: true }).click();
   await entry.getByRole('button', { name: '2R' }).click();
@@ -334,19 +333,9 @@ test('at 1280×720 in the default layout the bracket form\'s button and its risk
 test('a managed bracket: allowed once for the key, marked on its rows; closed elsewhere with the browser closed, the server cancels the rest and says so', async ({ browser }) => {
   test.setTimeout(120_000);
   await withFlags(admin, { FF_ENABLE_SEMI_AUTO: true }, async () => {
-    const creds = await signUpFreshUser('managed');
     const context = await browser.newContext();
     const page = await context.newPage();
-    await signInThroughUi(page, creds);
-    await tab(page, 'Order entry').click();
-    const orderEntry = page.getByTestId('panel-order-entry');
-    await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
-    await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
-    const unlock = inPanel(page, 'order-entry', 'unlock-key');
-    await expect(unlock).toBeVisible({ timeout: 15_000 });
-    await unlock.getByLabel('Key password').fill('trade-pass-1');
-    await unlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+    const creds = await newTraderWithSimKey(page, 'managed');
 
     // Off and explained until the key is allowed; allowed once, in a dialog that says what it means.
     const entry = inPanel(page, 'order-entry', 'order-entry');

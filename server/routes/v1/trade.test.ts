@@ -5,13 +5,14 @@
  * fills recorded once for the admin's volume, and funded-user limits.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
 import type { Balance, BracketResult, Fill, Order, Position } from '../../../src/api/contracts/trading';
 import { fills } from '../../db/schema-fills';
 import { LEVERAGE_RULES } from '../../services/trading/leverage-rules';
 import { manualClock } from '../../sim/testing';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
+import { holdTimersOf, until } from '../../test/waiting';
 
 const KEY_PASSWORD = 'key-password-1';
 const SEED = 'trade-routes';
@@ -376,37 +377,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
   });
 });
 
-/**
- * Holds every timer of exactly `ms` (the simulator's injected latency) until `release()`: the test,
- * not a race between two real timers, decides when the exchange answers. Other timers run as usual.
- */
-function holdTimersOf(ms: number) {
-  const realSetTimeout = globalThis.setTimeout;
-  const held: Array<() => void> = [];
-  const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, delay?: number, ...args: unknown[]) => {
-    if (delay !== ms) return realSetTimeout(fn, delay, ...args);
-    held.push(() => fn(...args));
-    return realSetTimeout(() => undefined, 0);
-  }) as typeof setTimeout);
-  return {
-    waiting: () => held.length,
-    release: () => {
-      spy.mockRestore();
-      for (const run of held.splice(0)) run();
-    },
-  };
-}
 
-/** Polls `ok`; the cap only turns a hang into a clear failure (it is no speed limit). */
-async function until<T>(what: string, ok: () => Promise<T | null | undefined | false>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await ok();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe.each(TEST_DRIVERS)('/v1/trade against exchange faults on %s (simulator fault hooks)', (driver) => {
   let t: TestApp;

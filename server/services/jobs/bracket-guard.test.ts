@@ -14,6 +14,7 @@ import type { ActivityEntry, BracketResult, ManagedBracketInfo, Order, Position 
 import { SimMarket } from '../../sim/market/market';
 import { manualClock } from '../../sim/testing';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
+import { until } from '../../test/waiting';
 import { bracketIdFor } from '../trading/ids';
 
 const KEY_PASSWORD = 'key-password-1';
@@ -38,16 +39,6 @@ const VENUES: Venue[] = [
 
 const fmt = (x: number, tick: number) => (Math.round(x / tick) * tick).toFixed(tick < 1 ? String(tick).split('.')[1].length : 0);
 
-/** Polls `ok`; the cap only turns a hang into a clear failure (it is no speed limit). */
-async function until<T>(what: string, ok: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await ok();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The simulated path, minute by minute, as the paper exchange will trade it. */
 function path(v: Venue, from: number, minutes: number) {

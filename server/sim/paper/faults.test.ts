@@ -3,8 +3,9 @@
  * sockets on one exchange's private endpoints, in the exchange's own shapes; public endpoints and
  * other exchanges are untouched; clearing restores everything.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { holdTimersOf, until } from '../../test/waiting';
 import { connectWs, has, startSim, type SimServer } from '../testing';
 import { binanceClient } from './binance/testing';
 
@@ -19,34 +20,7 @@ afterEach(async () => {
 
 const faults = (body: unknown) => sim.app.inject({ method: 'POST', url: '/sim/_control/faults', payload: body as object });
 
-/**
- * Holds every timer of exactly `ms` (the injected latency) until `release()`, so a test decides when
- * the latency is over instead of racing a real timer; other timers run as usual.
- */
-function holdTimersOf(ms: number) {
-  const realSetTimeout = globalThis.setTimeout;
-  const held: Array<() => void> = [];
-  const spy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, delay?: number, ...args: unknown[]) => {
-    if (delay !== ms) return realSetTimeout(fn, delay, ...args);
-    held.push(() => fn(...args));
-    return realSetTimeout(() => undefined, 0);
-  }) as typeof setTimeout);
-  return {
-    waiting: () => held.length,
-    release: () => {
-      spy.mockRestore();
-      for (const run of held.splice(0)) run();
-    },
-  };
-}
 
-async function until(what: string, ok: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 const alice = () => binanceClient(sim.app, 'sim-faults', { seed: 'crypto-terminal', now: Date.now });
 
 describe('paper exchange fault hooks', () => {

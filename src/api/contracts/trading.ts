@@ -310,7 +310,7 @@ export const bracketResultSchema = z.object({
 export type BracketResult = z.infer<typeof bracketResultSchema>;
 
 /** Whether `text` decodes as percent-encoding: ids this API answers do (their parts are `encodeURIComponent`ed). */
-const decodes = (text: string): boolean => {
+export const decodes = (text: string): boolean => {
   try {
     decodeURIComponent(text);
     return true;
