@@ -77,10 +77,10 @@ export const tradeSettings = pgTable(
     userId: uuid('user_id')
       .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
-    maxRiskPercent: numeric('max_risk_percent', { precision: 9, scale: 4, mode: 'number' }),
-    maxPositionNotional: numeric('max_position_notional', { precision: 24, scale: 8, mode: 'number' }),
-    maxLeverage: numeric('max_leverage', { precision: 9, scale: 4, mode: 'number' }),
-    dailyLossLimit: numeric('daily_loss_limit', { precision: 24, scale: 8, mode: 'number' }),
+    maxRiskPercent: numeric('max_risk_percent', { precision: 9, scale: 4 }),
+    maxPositionNotional: numeric('max_position_notional', { precision: 24, scale: 8 }),
+    maxLeverage: numeric('max_leverage', { precision: 9, scale: 4 }),
+    dailyLossLimit: numeric('daily_loss_limit', { precision: 24, scale: 8 }),
     allowedSymbols: text('allowed_symbols').array().notNull().default(sql`'{}'::text[]`),
     updatedAt: ts('updated_at').notNull().defaultNow(),
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
@@ -103,7 +103,7 @@ export const transactions = pgTable(
       .notNull()
       .references(() => apiKeys.id, { onDelete: 'cascade' }),
     type: text('type').$type<TransactionType>().notNull(),
-    amount: numeric('amount', { precision: 30, scale: 10, mode: 'number' }).notNull(),
+    amount: numeric('amount', { precision: 30, scale: 10 }).notNull(),
     currency: text('currency').notNull(),
     note: text('note'),
     occurredAt: ts('occurred_at').notNull(),

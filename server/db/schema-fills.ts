@@ -5,8 +5,8 @@ import type { FillSide } from '../../src/api/contracts/trading-volume';
 import { users } from './schema';
 import { apiKeys } from './schema-api-keys';
 
-/** Exact decimals for quantities and money; read back as JS numbers (sums are cast to float8 in SQL). */
-const decimal = (name: string) => numeric(name, { precision: 38, scale: 12, mode: 'number' });
+/** Exact decimals for quantities and money, read and written as decimal strings (issue 22: never a float). */
+const decimal = (name: string) => numeric(name, { precision: 38, scale: 12 });
 
 /**
  * Every fill the server sees (DESIGN §3): the source of trading volume and referral volume.
@@ -29,12 +29,18 @@ export const fills = pgTable(
     notionalUsd: decimal('notional_usd').notNull(),
     /** XBT value when known (BitMEX reports it; BTC/XBT instruments derive it); null otherwise. */
     notionalXbt: decimal('notional_xbt'),
-    /** Fee in USD; negative for a maker rebate. */
-    feeUsd: decimal('fee_usd').notNull().default(0),
+    /**
+     * Fee in USD; negative for a maker rebate. The default is written as the number 0 because the
+     * migrations' snapshot holds it so (`'0'` would make drizzle-kit generate a no-op migration);
+     * the database answers the column as a string either way.
+     */
+    feeUsd: decimal('fee_usd')
+      .notNull()
+      .default(0 as unknown as string),
     /** The key that traded it (the funded users' day ledger); null for fills recorded before it was kept. */
     apiKeyId: uuid('api_key_id').references(() => apiKeys.id, { onDelete: 'set null' }),
     /** Realised PnL of the fill in USD (coin amounts at the fill price), exact; null when not known. */
-    realisedPnlUsd: numeric('realised_pnl_usd', { precision: 38, scale: 12 }),
+    realisedPnlUsd: decimal('realised_pnl_usd'),
     time: timestamp('time', { withTimezone: true, precision: 3, mode: 'date' }).notNull(),
     externalId: text('external_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3, mode: 'date' }).notNull().defaultNow(),

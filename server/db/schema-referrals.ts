@@ -4,7 +4,8 @@ import type { Currency, Network } from '../../src/api/contracts/common';
 import type { ReferralExchange } from '../../src/api/contracts/referrals';
 import { users } from './schema';
 
-const decimal = (name: string) => numeric(name, { precision: 38, scale: 12, mode: 'number' });
+/** Exact amounts, read and written as decimal strings (issue 22: never a float). */
+const decimal = (name: string) => numeric(name, { precision: 38, scale: 12 });
 const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
 
 /**

@@ -1,5 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { ExchangeId, Network } from '../../src/api/contracts/common';
+import { abs, cmp, dec, div, mul, round, str, type Decimal } from '../../src/api/contracts/decimal';
 import type { z } from 'zod';
 import type { FillSide, ImportFillsResult, importFillsBodySchema } from '../../src/api/contracts/trading-volume';
 import type { Db } from '../db/client';
@@ -7,23 +8,27 @@ import { users } from '../db/schema';
 import { fills, type NewFillRow } from '../db/schema-fills';
 import { badRequest } from '../lib/http-error';
 
-/** numeric(38,12): what the amount columns of `fills` hold before the point. */
-const FILL_AMOUNT_LIMIT = 1e26;
+/** numeric(38,12): the amount columns of `fills` keep 12 digits after the point and fewer than 10^26 before it. */
+const FILL_SCALE = 12;
+const FILL_AMOUNT_LIMIT = dec('1e26');
 
-/** One execution as trading (or an import) reports it; see `fillInputSchema` for the units. */
+/**
+ * One execution as trading (or an import) reports it; see `fillInputSchema` for the units. Every
+ * amount is an exact decimal string ("0.25", "64000", "1e-7"), never a float (issue 22).
+ */
 export interface RecordFill {
   userId: string;
   exchange: ExchangeId;
   network: Network;
   symbol: string;
   side: FillSide;
-  qty: number;
-  price: number;
+  qty: string;
+  price: string;
   /** Default qty × price (linear contracts); inverse contracts must give it. */
-  notionalUsd?: number;
+  notionalUsd?: string;
   /** Default notionalUsd ÷ price for BTC/XBT instruments, else unknown (null). */
-  notionalXbt?: number | null;
-  feeUsd?: number;
+  notionalXbt?: string | null;
+  feeUsd?: string;
   /** Realised PnL in USD as an exact decimal string (trading code; imports leave it unknown). */
   realisedPnlUsd?: string | null;
   /** The stored key that traded it (trading code; imports leave it unknown). */
@@ -36,20 +41,29 @@ export interface RecordFill {
 /** BTC- or XBT-based instruments, whose price is the XBT/USD rate itself. */
 const isBitcoinInstrument = (symbol: string) => /^(XBT|BTC)/i.test(symbol.replace(/^[^A-Z]+/i, ''));
 
+/** What the column stores: rounded here to its 12 decimals (half-even), exactly, not by the database. */
+const columnValue = (value: Decimal): string => str(round(value, FILL_SCALE));
+
 export function toFillRow(fill: RecordFill): NewFillRow {
-  const notionalUsd = fill.notionalUsd ?? fill.qty * fill.price;
-  const notionalXbt = fill.notionalXbt ?? (isBitcoinInstrument(fill.symbol) ? notionalUsd / fill.price : null);
+  const price = dec(fill.price);
+  const notionalUsd = fill.notionalUsd !== undefined ? dec(fill.notionalUsd) : mul(dec(fill.qty), price);
+  const notionalXbt =
+    fill.notionalXbt !== undefined && fill.notionalXbt !== null
+      ? dec(fill.notionalXbt)
+      : isBitcoinInstrument(fill.symbol) && price.units !== 0n
+        ? div(notionalUsd, price, FILL_SCALE)
+        : null;
   return {
     userId: fill.userId,
     exchange: fill.exchange,
     network: fill.network,
     symbol: fill.symbol.toUpperCase(),
     side: fill.side,
-    qty: fill.qty,
-    price: fill.price,
-    notionalUsd,
-    notionalXbt,
-    feeUsd: fill.feeUsd ?? 0,
+    qty: columnValue(dec(fill.qty)),
+    price: columnValue(price),
+    notionalUsd: columnValue(notionalUsd),
+    notionalXbt: notionalXbt === null ? null : columnValue(notionalXbt),
+    feeUsd: columnValue(dec(fill.feeUsd ?? '0')),
     realisedPnlUsd: fill.realisedPnlUsd ?? null,
     apiKeyId: fill.apiKeyId ?? null,
     time: fill.time,
@@ -115,7 +129,7 @@ export async function importFills(db: Db, parsed: ParsedImport): Promise<ImportF
     const derived = toFillRow({ ...f, userId: '', time: new Date(0) });
     for (const field of ['notionalUsd', 'notionalXbt'] as const) {
       const value = derived[field];
-      if (typeof value === 'number' && !(Math.abs(value) < FILL_AMOUNT_LIMIT)) {
+      if (typeof value === 'string' && cmp(abs(dec(value)), FILL_AMOUNT_LIMIT) >= 0) {
         const name = `fills.${i}.${field}`;
         const how = field === 'notionalUsd' ? 'qty × price' : 'notionalUsd ÷ price';
         throw badRequest(`Invalid ${name}: ${how} is too large for a fill (row ${i + 1})`, { [name]: `${how} has more than 26 digits before the decimal point` });

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Currency, Network, PageMeta } from '../../src/api/contracts/common';
+import { add, dec, fixed, str, type Decimal } from '../../src/api/contracts/decimal';
 import {
   REFERRAL_EXCHANGE_IDS,
   type exchangeVolumeBodySchema,
@@ -20,7 +21,7 @@ import { fills } from '../db/schema-fills';
 import { referralExchangeMonths, referrerIncomes } from '../db/schema-referrals';
 import { notFound } from '../lib/http-error';
 import { keysetPage } from './keyset-page';
-import { fillMonth, fillTimeRange, monthIso, nextMonth } from './trading-volume';
+import { asText, exactText, fillMonth, fillTimeRange, monthIso, nextMonth, numericSum } from './trading-volume';
 
 /** Whose referred volume: one referrer, or every referrer together. */
 type Referrers = { referrerId: string } | { all: true } | { referrerIds: string[] };
@@ -43,7 +44,7 @@ const incomeMonth = sql<string>`to_char(${referrerIncomes.month} at time zone 'U
  * referrer, on the exchange and network. In XBT the fills' XBT notional is summed (fills without a
  * known XBT value — non-bitcoin instruments imported without one — are not part of XBT totals).
  */
-async function referredVolume(db: Db, who: Referrers, scope: Scope): Promise<{ referrerId: string; month: string; volume: number }[]> {
+async function referredVolume(db: Db, who: Referrers, scope: Scope): Promise<{ referrerId: string; month: string; volume: string }[]> {
   const referred = alias(users, 'referred');
   const column = scope.currency === 'XBT' ? fills.notionalXbt : fills.notionalUsd;
   const byReferrer: SQL =
@@ -53,7 +54,7 @@ async function referredVolume(db: Db, who: Referrers, scope: Scope): Promise<{ r
         ? inArray(referred.referrerId, who.referrerIds)
         : isNotNull(referred.referrerId);
   const rows = await db
-    .select({ referrerId: referred.referrerId, month: fillMonth, volume: sql<number>`coalesce(sum(${column}), 0)::float8` })
+    .select({ referrerId: referred.referrerId, month: fillMonth, volume: asText(numericSum(column)) })
     .from(fills)
     .innerJoin(referred, eq(referred.id, fills.userId))
     .where(
@@ -65,26 +66,44 @@ async function referredVolume(db: Db, who: Referrers, scope: Scope): Promise<{ r
       ),
     )
     .groupBy(referred.referrerId, fillMonth);
-  return rows.map((r) => ({ referrerId: r.referrerId ?? '', month: r.month, volume: r.volume }));
+  return rows.map((r) => ({ referrerId: r.referrerId ?? '', month: r.month, volume: exactText(r.volume) }));
 }
 
 /** Submitted referrer income (USD) per referrer and month. */
-async function referrerIncome(db: Db, who: Referrers, scope: Omit<Scope, 'currency'>): Promise<{ referrerId: string; month: string; income: number }[]> {
+async function referrerIncome(db: Db, who: Referrers, scope: Omit<Scope, 'currency'>): Promise<{ referrerId: string; month: string; income: string }[]> {
   const conditions: SQL[] = [eq(referrerIncomes.exchange, scope.exchange), eq(referrerIncomes.network, scope.network)];
   if ('referrerId' in who) conditions.push(eq(referrerIncomes.referrerId, who.referrerId));
   if ('referrerIds' in who) conditions.push(inArray(referrerIncomes.referrerId, who.referrerIds));
   if (scope.from) conditions.push(sql`${referrerIncomes.month} >= ${scope.from}::timestamptz`);
   if (scope.to) conditions.push(sql`${referrerIncomes.month} < ${nextMonth(scope.to).toISOString()}::timestamptz`);
-  return db
-    .select({ referrerId: referrerIncomes.referrerId, month: incomeMonth, income: sql<number>`coalesce(sum(${referrerIncomes.income}), 0)::float8` })
+  const rows = await db
+    .select({ referrerId: referrerIncomes.referrerId, month: incomeMonth, income: asText(numericSum(referrerIncomes.income)) })
     .from(referrerIncomes)
     .where(and(...conditions))
     .groupBy(referrerIncomes.referrerId, incomeMonth);
+  return rows.map((r) => ({ ...r, income: exactText(r.income) }));
 }
 
-function sumByMonth<T extends { month: string }>(rows: T[], value: (r: T) => number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const r of rows) out.set(r.month, (out.get(r.month) ?? 0) + value(r));
+/** Exact sums of decimal strings per key (issue 22: never a float). */
+class Totals {
+  private readonly sums = new Map<string, Decimal>();
+  add(key: string, value: string): void {
+    const before = this.sums.get(key);
+    this.sums.set(key, before ? add(before, dec(value)) : dec(value));
+  }
+  keys(): string[] {
+    return [...this.sums.keys()];
+  }
+  /** The canonical decimal string; "0" for a key never added. */
+  get(key: string): string {
+    const sum = this.sums.get(key);
+    return sum ? str(sum) : '0';
+  }
+}
+
+function sumByMonth<T extends { month: string }>(rows: T[], value: (r: T) => string): Totals {
+  const out = new Totals();
+  for (const r of rows) out.add(r.month, value(r));
   return out;
 }
 
@@ -123,10 +142,10 @@ export async function getReferralVolume(db: Db, q: ReferralVolumeQuery): Promise
   return months.map((m) => ({
     date: monthIso(m),
     exchange: { name: scope.exchange },
-    totalExchangeVolume: exchangeByMonth.get(m)?.totalExchangeVolume ?? 0,
-    totalExchangeIncome: exchangeByMonth.get(m)?.totalExchangeIncome ?? 0,
-    totalReferrerVolume: volume.get(m) ?? 0,
-    totalReferrerIncome: income.get(m) ?? 0,
+    totalExchangeVolume: exactText(exchangeByMonth.get(m)?.totalExchangeVolume ?? '0'),
+    totalExchangeIncome: exactText(exchangeByMonth.get(m)?.totalExchangeIncome ?? '0'),
+    totalReferrerVolume: volume.get(m),
+    totalReferrerIncome: income.get(m),
   }));
 }
 
@@ -159,7 +178,11 @@ export async function setExchangeMonths(db: Db, body: z.output<typeof exchangeVo
   return { message: `${body.exchange} ${network} exchange totals (${body.currency}) saved for ${n} month${n === 1 ? '' : 's'}` };
 }
 
-const usd = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/** An exact decimal string as dollars and cents with en-US separators ("$1,234.50"). */
+function usd(value: string): string {
+  const [int, frac] = fixed(dec(value), 2).split('.');
+  return `$${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+}
 const mmYyyy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
 /** `PATCH /v1/referrals/user` (admin): the referrer's income for a month; a resubmission replaces it. */
@@ -201,8 +224,8 @@ export async function getOwnReferrals(db: Db, me: UserRow, q: OwnReferralsQuery)
     data: months.map((m) => ({
       date: monthIso(m),
       exchange: { name: scope.exchange },
-      totalReferrerVolume: volume.get(m) ?? 0,
-      totalReferrerIncome: income.get(m) ?? 0,
+      totalReferrerVolume: volume.get(m),
+      totalReferrerIncome: income.get(m),
     })),
   };
 }
@@ -235,12 +258,12 @@ export async function listReferrers(db: Db, q: ReferrersQuery): Promise<{ data: 
   const network = networkOf(q.testnet);
   const exchanges: ReferralExchange[] = q.exchangeName ? [q.exchangeName] : ['BITMEX', 'BINANCE'];
   const who: Referrers = { referrerIds: ids };
-  const volume = new Map<string, number>();
-  const income = new Map<string, number>();
+  const volume = new Totals();
+  const income = new Totals();
   for (const exchange of exchanges) {
     const scope: Scope = { exchange, network, currency: 'USD', from: q.startAt, to: q.endAt };
-    for (const r of await referredVolume(db, who, scope)) volume.set(r.referrerId, (volume.get(r.referrerId) ?? 0) + r.volume);
-    for (const r of await referrerIncome(db, who, scope)) income.set(r.referrerId, (income.get(r.referrerId) ?? 0) + r.income);
+    for (const r of await referredVolume(db, who, scope)) volume.add(r.referrerId, r.volume);
+    for (const r of await referrerIncome(db, who, scope)) income.add(r.referrerId, r.income);
   }
   const counts = new Map(
     (
@@ -258,8 +281,8 @@ export async function listReferrers(db: Db, q: ReferrersQuery): Promise<{ data: 
       role: r.role,
       referralCode: r.referralCode,
       referredUsers: counts.get(r.id) ?? 0,
-      totalReferrerVolume: volume.get(r.id) ?? 0,
-      totalReferrerIncome: income.get(r.id) ?? 0,
+      totalReferrerVolume: volume.get(r.id),
+      totalReferrerIncome: income.get(r.id),
     })),
     meta: page.meta,
   };

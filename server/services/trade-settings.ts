@@ -1,17 +1,21 @@
 import { eq } from 'drizzle-orm';
 import { TRADE_SETTINGS_DEFAULTS, type PatchTradeSettingsBody, type TradeSettings } from '../../src/api/contracts/funded-users';
+import { dec, str } from '../../src/api/contracts/decimal';
 import type { Db } from '../db/client';
 import { tradeSettings, type TradeSettingsRow } from '../db/schema-api-keys';
 import { requireUser } from './funded-users';
+
+/** A numeric column's text ("2500.00000000") as the value's canonical decimal ("2500"). */
+const exact = (v: string | null): string | null => (v === null ? null : str(dec(v)));
 
 function toDto(userId: string, row: TradeSettingsRow | undefined): TradeSettings {
   if (!row) return { userId, ...TRADE_SETTINGS_DEFAULTS, updatedAt: null, updatedBy: null };
   return {
     userId,
-    maxRiskPercent: row.maxRiskPercent,
-    maxPositionNotional: row.maxPositionNotional,
-    maxLeverage: row.maxLeverage,
-    dailyLossLimit: row.dailyLossLimit,
+    maxRiskPercent: exact(row.maxRiskPercent),
+    maxPositionNotional: exact(row.maxPositionNotional),
+    maxLeverage: exact(row.maxLeverage),
+    dailyLossLimit: exact(row.dailyLossLimit),
     allowedSymbols: row.allowedSymbols,
     updatedAt: row.updatedAt.toISOString(),
     updatedBy: row.updatedBy,

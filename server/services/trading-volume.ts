@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ExchangeId } from '../../src/api/contracts/common';
+import { add, dec, str } from '../../src/api/contracts/decimal';
 import type { TradingVolumeQuery, TradingVolumeResponse, TradingVolumeSort } from '../../src/api/contracts/trading-volume';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
@@ -26,17 +27,28 @@ export function fillTimeRange(from?: string, to?: string): SQL[] {
   return out;
 }
 
+/**
+ * A numeric sum read as exact decimal text (issue 22: never cast to a float). The text of a numeric keeps the
+ * column's 12 decimals ("0.300000000000"): `exactText` gives the canonical string ("0.3").
+ */
+export const numericSum = (column: SQLWrapper) => sql<string>`coalesce(sum(${column}), 0)`;
+export const asText = (numeric: SQL) => sql<string>`(${numeric})::text`;
+export const exactText = (text: string): string => str(dec(text));
+
 const fillCount = sql<number>`count(*)::int`;
-const volumeSum = sql<number>`coalesce(sum(${fills.notionalUsd}), 0)::float8`;
-const feeSum = sql<number>`coalesce(sum(${fills.feeUsd}), 0)::float8`;
+/** Sorting is on the numeric sums (the text would sort "9" after "10"). */
+const volumeNumeric = numericSum(fills.notionalUsd);
+const feeNumeric = numericSum(fills.feeUsd);
+const volumeSum = asText(volumeNumeric);
+const feeSum = asText(feeNumeric);
 
 const SORT_EXPR: Record<TradingVolumeSort, SQL | typeof users.email | typeof fills.exchange> = {
   month: fillMonth,
   email: users.email,
   exchange: fills.exchange,
   fills: fillCount,
-  volumeUsd: volumeSum,
-  feeUsd: feeSum,
+  volumeUsd: volumeNumeric,
+  feeUsd: feeNumeric,
 };
 
 /**
@@ -89,17 +101,17 @@ export async function getTradingVolume(db: Db, q: TradingVolumeQuery): Promise<T
   for (const point of perMonth) {
     let last = series[series.length - 1];
     if (!last || last.month !== monthIso(point.month)) {
-      last = { month: monthIso(point.month), volumeUsd: 0, byExchange: {} };
+      last = { month: monthIso(point.month), volumeUsd: '0', byExchange: {} };
       series.push(last);
     }
-    last.volumeUsd += point.volumeUsd;
-    last.byExchange[point.exchange as ExchangeId] = point.volumeUsd;
+    last.volumeUsd = str(add(dec(last.volumeUsd), dec(point.volumeUsd)));
+    last.byExchange[point.exchange as ExchangeId] = exactText(point.volumeUsd);
   }
 
   return {
-    data: rows.slice(0, q.limit).map((r) => ({ ...r, month: monthIso(r.month) })),
+    data: rows.slice(0, q.limit).map((r) => ({ ...r, month: monthIso(r.month), volumeUsd: exactText(r.volumeUsd), feeUsd: exactText(r.feeUsd) })),
     meta: offsetMeta(offset, q.limit, rows.length > q.limit),
-    totals: totals ?? { fills: 0, volumeUsd: 0, feeUsd: 0, users: 0 },
+    totals: totals ? { ...totals, volumeUsd: exactText(totals.volumeUsd), feeUsd: exactText(totals.feeUsd) } : { fills: 0, volumeUsd: '0', feeUsd: '0', users: 0 },
     series,
   };
 }

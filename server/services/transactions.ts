@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { PageMeta, Role } from '../../src/api/contracts/common';
 import type { CreateTransactionBody, Transaction, TransactionsQuery } from '../../src/api/contracts/funded-users';
+import { dec, str } from '../../src/api/contracts/decimal';
 import type { Db } from '../db/client';
 import { transactions, type TransactionRow } from '../db/schema-api-keys';
 import { forbidden } from '../lib/http-error';
@@ -13,7 +14,7 @@ export function toTransactionDto(row: TransactionRow): Transaction {
     userId: row.userId,
     apiKeyId: row.apiKeyId,
     type: row.type,
-    amount: Number(row.amount),
+    amount: str(dec(row.amount)),
     currency: row.currency,
     note: row.note,
     occurredAt: row.occurredAt.toISOString(),

@@ -1,22 +1,35 @@
 import type { Currency } from '../api/contracts/common';
+import { dec, div, fixed, mul, round, sign, str } from '../api/contracts/decimal';
 import { parseMonth } from '../api/contracts/referrals';
+import { formatUsdDecimal } from './usd-decimal';
 
 /**
  * Number and date formats of the referral screens (SPEC §2 referrer user page): volume prefixed with
  * `$` in USD, else with the currency; incomes en-US with thousands separators and `$`; months as
- * 2-digit month / 2-digit year, en-GB; the recommended percentage with 2 decimals.
+ * 2-digit month / 2-digit year, en-GB; the recommended percentage with 2 decimals. Amounts are the
+ * API's exact decimal strings and are formatted exactly (issue 22): rounded half-even, as
+ * `formatUsdDecimal` rounds, never through a float.
  */
 
-const signed = (value: number, body: (abs: number) => string) => `${value < 0 ? '-' : ''}${body(Math.abs(value))}`;
+const group = (int: string) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
-export function formatVolume(value: number, currency: Currency): string {
-  if (currency === 'USD') return signed(value, (abs) => `$${abs.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
-  // XBT volumes are small numbers: keep satoshi precision.
-  return signed(value, (abs) => `${currency} ${abs.toLocaleString('en-US', { maximumFractionDigits: 8 })}`);
+/** At most `scale` decimals (trailing zeros dropped), en-US thousands separators, the sign in front of `prefix`. */
+function formatAmount(value: string, scale: number, prefix: string): string {
+  const rounded = round(dec(value), scale);
+  const [int, frac] = str(rounded).replace('-', '').split('.');
+  return `${sign(rounded) < 0 ? '-' : ''}${prefix}${group(int)}${frac ? `.${frac}` : ''}`;
 }
 
-export function formatIncome(value: number): string {
-  return signed(value, (abs) => `$${abs.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`);
+export function formatVolume(value: string, currency: Currency): string {
+  if (currency === 'USD') return formatAmount(value, 2, '$');
+  // XBT volumes are small numbers: keep satoshi precision.
+  return formatAmount(value, 8, `${currency} `);
+}
+
+/** Dollars and cents ("$1,234.50", "-$42.12"), exactly. */
+export function formatIncome(value: string): string {
+  const cents = round(dec(value), 2);
+  return `${sign(cents) < 0 ? '-' : ''}$${formatUsdDecimal(str(cents))}`;
 }
 
 /** `2026-05-01T00:00:00.000Z` → `05/26` (en-GB, in UTC so no time zone moves it to April). */
@@ -25,12 +38,13 @@ export function formatMonth(iso: string): string {
 }
 
 /**
- * Recommended referrer income percentage: referrer volume ÷ exchange volume × 100, 2 decimals.
+ * Recommended referrer income percentage: referrer volume ÷ exchange volume × 100, 2 decimals, exact.
  * Null when the exchange volume is not known (0): there is nothing to take a share of.
  */
-export function recommendedPercentage(referrerVolume: number, exchangeVolume: number): string | null {
-  if (!(exchangeVolume > 0) || !Number.isFinite(referrerVolume)) return null;
-  return ((referrerVolume / exchangeVolume) * 100).toFixed(2);
+export function recommendedPercentage(referrerVolume: string, exchangeVolume: string): string | null {
+  const exchange = dec(exchangeVolume);
+  if (sign(exchange) <= 0) return null;
+  return fixed(div(mul(dec(referrerVolume), dec(100)), exchange, 2), 2);
 }
 
 /** A month string (`YYYY-MM`, `YYYY-MM-DD`, ISO) as the first instant of that month, parsed as UTC (SPEC §5). */
@@ -44,6 +58,6 @@ export function currentUtcMonth(now = new Date()): string {
 }
 
 /** US dollars with separators and no cents beyond 2 decimals, for tables and totals. */
-export function formatUsd(value: number): string {
-  return signed(value, (abs) => `$${abs.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
+export function formatUsd(value: string): string {
+  return formatAmount(value, 2, '$');
 }

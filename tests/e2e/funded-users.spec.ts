@@ -43,14 +43,16 @@ test('an admin adds a funded user, sets trade settings, adds a key for them and 
   const settings = page.getByRole('form', { name: 'Trade settings' });
   await settings.getByLabel('Max risk per trade').fill('1.5');
   await settings.getByLabel('Max leverage').fill('10');
-  await settings.getByLabel('Daily loss limit').fill('2500');
+  // Typed key by key, with thousands separators and more digits than a float keeps: stored exactly.
+  await settings.getByLabel('Daily loss limit').pressSequentially('999,999,999,999.12345678');
   await settings.getByLabel('Allowed symbols').fill('btcusdt');
   await settings.getByLabel('Allowed symbols').press('Enter');
   await settings.getByRole('button', { name: 'Save trade settings' }).click();
   await expect(page.getByText('Trade settings saved')).toBeVisible();
   await page.reload();
-  await expect(settings.getByLabel('Max risk per trade')).toHaveValue('1.5 %');
-  await expect(settings.getByLabel('Max leverage')).toHaveValue('10×');
+  await expect(settings.getByLabel('Max risk per trade')).toHaveValue('1.5');
+  await expect(settings.getByLabel('Max leverage')).toHaveValue('10');
+  await expect(settings.getByLabel('Daily loss limit')).toHaveValue('999999999999.12345678');
   await expect(settings.getByLabel('Max position notional')).toHaveValue('');
   await expect(settings.getByText('BTCUSDT', { exact: true })).toBeVisible();
 
@@ -80,13 +82,13 @@ test('an admin adds a funded user, sets trade settings, adds a key for them and 
   await expect(page).toHaveTitle(`Transactions · ${PRODUCT}`);
   await expect(page.getByText('No transactions recorded yet')).toBeVisible();
   const txForm = page.getByRole('form', { name: 'Add transaction' });
-  await txForm.getByLabel('Amount').fill('10000');
+  await txForm.getByLabel('Amount').pressSequentially('10,000.0123456789');
   await txForm.getByLabel('Note').fill('Initial funding');
   await txForm.getByRole('button', { name: 'Add transaction' }).click();
   await expect(page.getByText('Transaction added')).toBeVisible();
   const txRow = page.getByRole('row', { name: /Initial funding/ });
   await expect(txRow).toContainText('Deposit');
-  await expect(txRow).toContainText('10,000');
+  await expect(txRow).toContainText('10,000.0123456789');
   await expect(txRow).toContainText('USDT');
 
   // The user records one on the same key through the API; the admin sees it after a refresh.

@@ -51,23 +51,34 @@ describe.each(TEST_DRIVERS)('input bounded to its column on %s', (driver) => {
     it('the smallest values the columns hold are kept exactly', async () => {
       const res = await patch({ maxRiskPercent: 0.0001, maxPositionNotional: 0.00000001, maxLeverage: 1.0001, dailyLossLimit: 999_999_999_999.99 });
       expect(res.statusCode).toBe(200);
-      expect(res.json<TradeSettings>()).toMatchObject({ maxRiskPercent: 0.0001, maxPositionNotional: 0.00000001, maxLeverage: 1.0001, dailyLossLimit: 999_999_999_999.99 });
+      expect(res.json<TradeSettings>()).toMatchObject({ maxRiskPercent: '0.0001', maxPositionNotional: '0.00000001', maxLeverage: '1.0001', dailyLossLimit: '999999999999.99' });
+    });
+
+    it('limits are decimal text, kept to the last digit the column holds (more than a float carries)', async () => {
+      const res = await patch({ maxPositionNotional: '999999999999.12345678', dailyLossLimit: '0.30000000' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json<TradeSettings>()).toMatchObject({ maxPositionNotional: '999999999999.12345678', dailyLossLimit: '0.3' });
+      const read = await t.client.get(`/v1/users/settings/trade/${user.id}`, { token: admin.accessToken });
+      expect(read.json<TradeSettings>().maxPositionNotional).toBe('999999999999.12345678');
+      const bad = await patch({ maxRiskPercent: '1,5' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ message: 'Invalid maxRiskPercent: Enter a number, e.g. 1500.25', fields: { maxRiskPercent: 'Enter a number, e.g. 1500.25' } });
     });
 
     it('a row stored before these rules (a limit of 0) is still readable, and fixable through the API', async () => {
-      await t.db.update(tradeSettings).set({ maxPositionNotional: 0 }).where(eq(tradeSettings.userId, user.id));
+      await t.db.update(tradeSettings).set({ maxPositionNotional: '0' }).where(eq(tradeSettings.userId, user.id));
       const read = await t.client.get(`/v1/users/settings/trade/${user.id}`, { token: admin.accessToken });
       expect(read.statusCode).toBe(200);
-      expect(read.json<TradeSettings>().maxPositionNotional).toBe(0);
+      expect(read.json<TradeSettings>().maxPositionNotional).toBe('0');
       expect((await t.client.get(`/v1/users/settings/trade/${user.id}`, { token: user.accessToken })).statusCode).toBe(200);
 
       const other = await patch({ maxLeverage: 5 });
       expect(other.statusCode).toBe(200);
-      expect(other.json<TradeSettings>()).toMatchObject({ maxLeverage: 5, maxPositionNotional: 0 });
+      expect(other.json<TradeSettings>()).toMatchObject({ maxLeverage: '5', maxPositionNotional: '0' });
 
       const fixed = await patch({ maxPositionNotional: 1000 });
       expect(fixed.statusCode).toBe(200);
-      expect(fixed.json<TradeSettings>().maxPositionNotional).toBe(1000);
+      expect(fixed.json<TradeSettings>().maxPositionNotional).toBe('1000');
     });
   });
 
@@ -93,7 +104,10 @@ describe.each(TEST_DRIVERS)('input bounded to its column on %s', (driver) => {
     it('ten decimals are kept', async () => {
       const res = await record({ amount: -0.0000000001 });
       expect(res.statusCode).toBe(201);
-      expect(res.json()).toMatchObject({ amount: -0.0000000001 });
+      expect(res.json()).toMatchObject({ amount: '-0.0000000001' });
+      const exact = await record({ amount: '123456789012.0123456789' });
+      expect(exact.statusCode).toBe(201);
+      expect(exact.json()).toMatchObject({ amount: '123456789012.0123456789' });
     });
   });
 

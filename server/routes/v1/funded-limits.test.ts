@@ -289,10 +289,10 @@ describe.each(TEST_DRIVERS)('funded users: day ledger, daily loss lock and admin
     await setLimit(user, 5);
     // The admin's view is the server's day (no exchange to ask): fills recorded now, one key over the limit.
     const now = new Date();
-    const fill = (apiKeyId: string, id: string, realisedPnlUsd: string, feeUsd: number) => ({
-      userId: user.id, exchange: 'binance' as const, network: 'MAINNET' as const, symbol: 'BTCUSDT', side: 'SELL' as const, qty: 0.01, price: 70000, feeUsd, realisedPnlUsd, apiKeyId, time: now, externalId: `day-view:${id}`,
+    const fill = (apiKeyId: string, id: string, realisedPnlUsd: string, feeUsd: string) => ({
+      userId: user.id, exchange: 'binance' as const, network: 'MAINNET' as const, symbol: 'BTCUSDT', side: 'SELL' as const, qty: '0.01', price: '70000', feeUsd, realisedPnlUsd, apiKeyId, time: now, externalId: `day-view:${id}`,
     });
-    await recordFills(t.db, [fill(a.id, '1', '-4.5', 0.25), fill(a.id, '2', '-0.5', 0.25), fill(b.id, '3', '1.25', 0.5)]);
+    await recordFills(t.db, [fill(a.id, '1', '-4.5', '0.25'), fill(a.id, '2', '-0.5', '0.25'), fill(b.id, '3', '1.25', '0.5')]);
     const res = await t.client.get(`/v1/users/${user.id}/daily-loss`, { token: admin.accessToken });
     expect(res.statusCode, res.body).toBe(200);
     const day = res.json<FundedDailyLoss>();
@@ -303,6 +303,6 @@ describe.each(TEST_DRIVERS)('funded users: day ledger, daily loss lock and admin
       { apiKeyId: b.id, name: b.name, exchange: 'bybit', network: 'MAINNET', lossToday: '0', locked: false },
     ]);
     // Recording the same executions again changes nothing.
-    expect(await recordFills(t.db, [fill(a.id, '1', '-4.5', 0.25)])).toEqual({ inserted: 0, duplicates: 1 });
+    expect(await recordFills(t.db, [fill(a.id, '1', '-4.5', '0.25')])).toEqual({ inserted: 0, duplicates: 1 });
   });
 });

@@ -129,11 +129,11 @@ describe.each(TEST_DRIVERS)('funded users, trade settings, their keys and transa
         { token: admin.accessToken },
       );
       expect(res.statusCode).toBe(200);
-      expect(res.json<TradeSettings>()).toMatchObject({ maxRiskPercent: 1.5, maxLeverage: 10, maxPositionNotional: null, allowedSymbols: ['BTCUSDT', 'ETHUSDT'], updatedBy: admin.id });
+      expect(res.json<TradeSettings>()).toMatchObject({ maxRiskPercent: '1.5', maxLeverage: '10', maxPositionNotional: null, allowedSymbols: ['BTCUSDT', 'ETHUSDT'], updatedBy: admin.id });
       const second = await t.client.patch('/v1/users/settings/trade', { userId: funded.id, dailyLossLimit: 2500, maxLeverage: null }, { token: admin.accessToken });
-      expect(second.json<TradeSettings>()).toMatchObject({ maxRiskPercent: 1.5, maxLeverage: null, dailyLossLimit: 2500, allowedSymbols: ['BTCUSDT', 'ETHUSDT'] });
+      expect(second.json<TradeSettings>()).toMatchObject({ maxRiskPercent: '1.5', maxLeverage: null, dailyLossLimit: '2500', allowedSymbols: ['BTCUSDT', 'ETHUSDT'] });
       const read = (await t.client.get(`/v1/users/settings/trade/${funded.id}`, { token: funded.accessToken })).json<TradeSettings>();
-      expect(read).toMatchObject({ maxRiskPercent: 1.5, dailyLossLimit: 2500, maxLeverage: null });
+      expect(read).toMatchObject({ maxRiskPercent: '1.5', dailyLossLimit: '2500', maxLeverage: null });
       expect(read.updatedAt).toEqual(expect.any(String));
     });
 
@@ -209,7 +209,7 @@ describe.each(TEST_DRIVERS)('funded users, trade settings, their keys and transa
       const record = (who: SignedIn, body: Record<string, unknown>) => t.client.post('/v1/users/transactions', body, { token: who.accessToken });
       const dep = await record(funded, { apiKeyId: key.id, type: 'deposit', amount: 10_000, currency: 'USDT', occurredAt: at(30), note: 'Initial funding' });
       expect(dep.statusCode).toBe(201);
-      expect(dep.json<Transaction>()).toMatchObject({ userId: funded.id, apiKeyId: key.id, type: 'deposit', amount: 10_000, currency: 'USDT', note: 'Initial funding', createdBy: funded.id });
+      expect(dep.json<Transaction>()).toMatchObject({ userId: funded.id, apiKeyId: key.id, type: 'deposit', amount: '10000', currency: 'USDT', note: 'Initial funding', createdBy: funded.id });
       expect((await record(funded, { apiKeyId: key.id, type: 'fee', amount: 12.5, currency: 'USDT', occurredAt: at(20) })).statusCode).toBe(201);
       // An admin records for the user by naming them.
       const share = await record(admin, { userId: funded.id, apiKeyId: key.id, type: 'profit-share', amount: 420.25, currency: 'USDT', occurredAt: at(10) });
@@ -220,7 +220,7 @@ describe.each(TEST_DRIVERS)('funded users, trade settings, their keys and transa
       const url = `/v1/users/${funded.id}/api-keys/${key.id}/transactions`;
       const p1 = (await t.client.get(url, { token: admin.accessToken, query: { limit: '3' } })).json<TransactionsPage>();
       expect(p1.data.map((x) => x.type)).toEqual(['adjustment', 'profit-share', 'fee']);
-      expect(p1.data[0].amount).toBe(-3.2);
+      expect(p1.data[0].amount).toBe('-3.2');
       const p2 = (await t.client.get(url, { token: admin.accessToken, query: { limit: '3', cursor: p1.meta.nextCursor ?? '' } })).json<TransactionsPage>();
       expect(p2.data.map((x) => x.type)).toEqual(['deposit']);
       expect(p2.meta).toEqual({ nextCursor: null, previousCursor: expect.any(String) });

@@ -132,7 +132,7 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       await call(user, 'GET', `${base()}/fills?symbol=${v.symbol}`);
       const rows = await t.db.select().from(fills).where(and(eq(fills.userId, user.id), eq(fills.exchange, v.exchange)));
       expect(rows).toHaveLength(1);
-      expect(rows[0].notionalUsd).toBeCloseTo(v.notional(Number(page.data[0].price), Number(v.qty)), 6);
+      expect(Number(rows[0].notionalUsd)).toBeCloseTo(v.notional(Number(page.data[0].price), Number(v.qty)), 6);
 
       const close = await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
       expect(close.statusCode, close.body).toBe(201);

@@ -1,4 +1,4 @@
-import { abs, add, dec, mul, neg, str, toNumber, type Decimal } from '../../../src/api/contracts/decimal';
+import { abs, add, cmp, dec, mul, neg, str, type Decimal } from '../../../src/api/contracts/decimal';
 import { riskOf } from '../../../src/api/contracts/risk';
 import type { TradeLimitsStatus, TradeSettings } from '../../../src/api/contracts/funded-users';
 import type { Side } from '../../../src/api/contracts/trading';
@@ -94,7 +94,7 @@ export function fundedLimits(settings: Limits, deps: FundedLimitsDeps): LimitsCh
     if (!violations.length) return;
     throw new HttpError(422, violations.map((v) => v.message).join('; '), Object.fromEntries(violations.map((v) => [v.setting, v.message])));
   };
-  // The daily loss is judged exactly on the ledger (assertDayOpen), not by the float check's epsilon.
+  // The daily loss is judged on the key's ledger (assertDayOpen), which reads the exchange first.
   const others: Limits = { ...settings, dailyLossLimit: null };
   return {
     async order(s, intent) {
@@ -111,17 +111,17 @@ export function fundedLimits(settings: Limits, deps: FundedLimitsDeps): LimitsCh
       refuse(
         checkOrderAgainstTradeSettings(others, {
           symbol: inst.symbol,
-          positionNotional: toNumber(abs(notionalUsd(inst, after, price))),
-          leverage: current ? Number(current.leverage) : undefined,
-          riskAmount: risk === null ? null : toNumber(usd(risk, inst.category === 'inverse' ? inst.base : inst.settle)),
-          balance: toNumber(usd(dec(balance.total), balance.currency)),
-          lossToday: 0,
+          positionNotional: str(abs(notionalUsd(inst, after, price))),
+          leverage: current ? current.leverage : undefined,
+          riskAmount: risk === null ? null : str(usd(risk, inst.category === 'inverse' ? inst.base : inst.settle)),
+          balance: str(usd(dec(balance.total), balance.currency)),
+          lossToday: '0',
         }),
       );
     },
     async leverage(s, inst, leverage) {
       refuse(
-        checkOrderAgainstTradeSettings(others, { symbol: inst.symbol, positionNotional: 0, leverage, riskAmount: 0, balance: 1, lossToday: 0 }).filter(
+        checkOrderAgainstTradeSettings(others, { symbol: inst.symbol, positionNotional: '0', leverage: String(leverage), riskAmount: '0', balance: '1', lossToday: '0' }).filter(
           (v) => v.setting === 'maxLeverage' || v.setting === 'allowedSymbols',
         ),
       );
@@ -129,7 +129,7 @@ export function fundedLimits(settings: Limits, deps: FundedLimitsDeps): LimitsCh
       // Locked days allow lowering the leverage of an open position; anything else could be an increase
       // (the exchanges tell a symbol's leverage only through its position).
       const current = (await s.run((c) => c.positions(inst))).find((p) => p.symbol === inst.symbol);
-      if (current && leverage <= Number(current.leverage)) return;
+      if (current && cmp(dec(leverage), dec(current.leverage)) <= 0) return;
       await assertDayOpen(settings, deps, s);
     },
   };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { dec, fixed, mul, toNumber } from '../../../src/api/contracts/decimal';
+import { dec, fixed, mul, str } from '../../../src/api/contracts/decimal';
 import type { Fill } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import type { ApiKeyRow } from '../../db/schema-api-keys';
@@ -42,10 +42,11 @@ export async function recordSeenFills(db: Db, key: ApiKeyRow, apiKey: string, in
       network: key.network,
       symbol: inst.symbol,
       side: f.side,
-      qty: Number(f.qty),
-      price: Number(f.price),
-      notionalUsd: toNumber(usd),
-      feeUsd: toNumber(coin ? mul(dec(f.fee), price) : dec(f.fee)),
+      // Exact decimal strings (issue 22); fills.ts rounds each to the column's 12 decimals.
+      qty: str(dec(f.qty)),
+      price: str(price),
+      notionalUsd: str(usd),
+      feeUsd: str(coin ? mul(dec(f.fee), price) : dec(f.fee)),
       realisedPnlUsd: fixed(coin ? mul(realised, price) : realised, PNL_SCALE),
       apiKeyId: key.id,
       time: new Date(f.time),

@@ -1,10 +1,27 @@
+import { exchangeMonthEntrySchema } from '../../api/contracts/referrals';
 import { parseMonthUtc } from '../../ui/referral-format';
-import { csvNumber, csvRecords } from '../csv';
+import { csvRecords } from '../csv';
+import { toDecimalTextOrNull } from './income-form-schema';
 
+/** One month's exchange totals as sent (`PATCH /v1/referrals/volume`): amounts are exact decimal strings. */
 export interface ExchangeMonthEntry {
   date: string;
-  totalExchangeVolume: number;
-  totalExchangeIncome: number;
+  totalExchangeVolume: string;
+  totalExchangeIncome: string;
+}
+
+/**
+ * A CSV amount as exact decimal text (separators and `$` tolerated), checked with the contract's
+ * field (no more decimals than the column keeps, not negative): the text or the problem.
+ */
+function csvAmount(cell: string | undefined, field: 'totalExchangeVolume' | 'totalExchangeIncome', label: string): { value: string } | { problem: string } {
+  const notANumber = { problem: `${label} must be a number ≥ 0` };
+  const text = toDecimalTextOrNull(cell ?? '');
+  if (text === null) return notANumber;
+  const parsed = exchangeMonthEntrySchema.shape[field].safeParse(text);
+  if (parsed.success) return { value: parsed.data };
+  const message = parsed.error.issues[0]?.message ?? 'Not valid';
+  return /negative/.test(message) ? notANumber : { problem: `${label}: ${message}` };
 }
 
 /**
@@ -23,12 +40,12 @@ export function parseExchangeTotalsCsv(text: string): { entries: ExchangeMonthEn
   records.forEach((r, i) => {
     const row = i + 2;
     const month = parseMonthUtc(r[monthCol] ?? '');
-    const volume = csvNumber(r[volumeCol]);
-    const income = csvNumber(r[incomeCol]);
+    const volume = csvAmount(r[volumeCol], 'totalExchangeVolume', 'volume');
+    const income = csvAmount(r[incomeCol], 'totalExchangeIncome', 'income');
     if (!month) errors.push(`Row ${row}: month "${r[monthCol]}" is not YYYY-MM`);
-    else if (volume === undefined || Number.isNaN(volume) || volume < 0) errors.push(`Row ${row}: volume must be a number ≥ 0`);
-    else if (income === undefined || Number.isNaN(income) || income < 0) errors.push(`Row ${row}: income must be a number ≥ 0`);
-    else entries.push({ date: month.toISOString(), totalExchangeVolume: volume, totalExchangeIncome: income });
+    else if ('problem' in volume) errors.push(`Row ${row}: ${volume.problem}`);
+    else if ('problem' in income) errors.push(`Row ${row}: ${income.problem}`);
+    else entries.push({ date: month.toISOString(), totalExchangeVolume: volume.value, totalExchangeIncome: income.value });
   });
   if (!records.length) errors.push('No rows under the header');
   return { entries, errors };

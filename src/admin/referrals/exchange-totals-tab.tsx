@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
-import type { ReferralMonthlyRecord } from '../../api/contracts/referrals';
+import { exchangeMonthEntrySchema, type ReferralMonthlyRecord } from '../../api/contracts/referrals';
 import { useReferralVolume } from '../../api/referrals/get-referral-volume';
 import { useSetExchangeVolume } from '../../api/referrals/set-exchange-volume';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from '../../ui/data-table';
@@ -12,17 +12,18 @@ import { MonthPickerInput } from '../../ui/dates';
 import { currentUtcMonth, formatIncome, formatMonth, formatVolume, parseMonthUtc } from '../../ui/referral-format';
 import { sortRecords } from '../../ui/sort-records';
 import { toastSuccess } from '../../ui/toast';
-import { toNumberOrNull } from './income-form-schema';
-import { parseExchangeTotalsCsv } from './exchange-totals-csv';
+import { amountField } from './income-form-schema';
+import { parseExchangeTotalsCsv, type ExchangeMonthEntry } from './exchange-totals-csv';
 import { ReferralFilterBar } from './referral-filter-bar';
 import { effectiveCurrency, readReferralFilters } from './referral-filters';
 
 const monthFormSchema = z.object({
   date: z.preprocess((v: string | null) => (typeof v === 'string' ? parseMonthUtc(v) : null), z.date({ error: 'Please enter date' })),
-  totalExchangeVolume: z.preprocess((v: number | string) => toNumberOrNull(v), z.number({ error: 'Enter the volume' }).min(0, 'Volume cannot be negative')),
-  totalExchangeIncome: z.preprocess((v: number | string) => toNumberOrNull(v), z.number({ error: 'Enter the income' }).min(0, 'Income cannot be negative')),
+  totalExchangeVolume: amountField('Enter the volume', exchangeMonthEntrySchema.shape.totalExchangeVolume),
+  totalExchangeIncome: amountField('Enter the income', exchangeMonthEntrySchema.shape.totalExchangeIncome),
 });
-type MonthFormValues = { date: string | null; totalExchangeVolume: number | string; totalExchangeIncome: number | string };
+/** The amounts as the fields hold them: exact decimal text ('' when empty). */
+type MonthFormValues = { date: string | null; totalExchangeVolume: string; totalExchangeIncome: string };
 
 /**
  * The exchanges' own monthly totals per exchange, network and currency (what the referrer page shows
@@ -40,7 +41,7 @@ export function ExchangeTotalsTab() {
   const [sortStatus, setSortStatus] = useState<DataTableSortStatus<ReferralMonthlyRecord>>({ columnAccessor: 'date', direction: 'desc' });
   const records = useMemo(() => sortRecords(volume.data ?? [], sortStatus), [volume.data, sortStatus]);
 
-  const saveEntries = (entries: { date: string; totalExchangeVolume: number; totalExchangeIncome: number }[], done: () => void) =>
+  const saveEntries = (entries: ExchangeMonthEntry[], done: () => void) =>
     save.mutate(
       { exchange: filters.exchange, type: 'exchange', testnet: filters.network === 'TESTNET', currency, entries },
       {
@@ -127,7 +128,7 @@ function MonthTotalsDialog({
   title: string;
   pending: boolean;
   onClose: () => void;
-  onSave: (entry: { date: string; totalExchangeVolume: number; totalExchangeIncome: number }) => void;
+  onSave: (entry: ExchangeMonthEntry) => void;
 }) {
   const form = useForm<MonthFormValues, unknown, z.output<typeof monthFormSchema>>({
     resolver: zodResolver(monthFormSchema),
@@ -151,14 +152,30 @@ function MonthTotalsDialog({
             control={form.control}
             name="totalExchangeVolume"
             render={({ field }) => (
-              <NumberInput label="Exchange volume" thousandSeparator="," min={0} value={field.value} onChange={field.onChange} error={errors.totalExchangeVolume?.message} />
+              <NumberInput
+                label="Exchange volume"
+                thousandSeparator=","
+                min={0}
+                value={field.value}
+                onChange={(v) => field.onChange(String(v))}
+                error={errors.totalExchangeVolume?.message}
+              />
             )}
           />
           <Controller
             control={form.control}
             name="totalExchangeIncome"
             render={({ field }) => (
-              <NumberInput label="Exchange income (USD)" prefix="$" thousandSeparator="," decimalScale={2} min={0} value={field.value} onChange={field.onChange} error={errors.totalExchangeIncome?.message} />
+              <NumberInput
+                label="Exchange income (USD)"
+                prefix="$"
+                thousandSeparator=","
+                decimalScale={2}
+                min={0}
+                value={field.value}
+                onChange={(v) => field.onChange(String(v))}
+                error={errors.totalExchangeIncome?.message}
+              />
             )}
           />
           <Group justify="flex-end">

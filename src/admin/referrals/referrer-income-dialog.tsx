@@ -110,7 +110,8 @@ export function ReferrerIncomeDialog({
                   decimalScale={2}
                   min={0}
                   value={field.value}
-                  onChange={(v) => field.onChange(v)}
+                  // The typed text, exactly: Mantine gives a number only for short values, whose text is what was typed.
+                  onChange={(v) => field.onChange(String(v))}
                   onBlur={field.onBlur}
                   error={errors.income?.message}
                 />

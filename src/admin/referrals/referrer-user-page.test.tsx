@@ -15,12 +15,12 @@ const RECORDS: ReferralMonthlyRecord[] = [
   {
     date: '2026-02-01T00:00:00.000Z',
     exchange: { name: 'BITMEX' },
-    totalExchangeVolume: 1_234_567,
-    totalExchangeIncome: 4321.5,
-    totalReferrerVolume: 250_000,
-    totalReferrerIncome: 1000,
+    totalExchangeVolume: '1234567',
+    totalExchangeIncome: '4321.5',
+    totalReferrerVolume: '250000',
+    totalReferrerIncome: '1000',
   },
-  { date: '2026-01-01T00:00:00.000Z', exchange: { name: 'BITMEX' }, totalExchangeVolume: 0, totalExchangeIncome: 0, totalReferrerVolume: 10, totalReferrerIncome: 0 },
+  { date: '2026-01-01T00:00:00.000Z', exchange: { name: 'BITMEX' }, totalExchangeVolume: '0', totalExchangeIncome: '0', totalReferrerVolume: '10', totalReferrerIncome: '0' },
 ];
 
 const now = new Date();
@@ -48,6 +48,25 @@ describe('referrer user page (SPEC §2)', () => {
     await waitFor(() => expect(document.title).toBe('Referrer Volume & Income Overview · Crypto Terminal'));
   });
 
+  it('shows amounts past what a float holds exactly and sorts them by value', async () => {
+    setup([
+      { date: '2026-03-01T00:00:00.000Z', exchange: { name: 'BITMEX' }, totalExchangeVolume: '9', totalExchangeIncome: '0', totalReferrerVolume: '0.1', totalReferrerIncome: '12345678901234.123456789012' },
+      { date: '2026-02-01T00:00:00.000Z', exchange: { name: 'BITMEX' }, totalExchangeVolume: '12345678901234567890.125', totalExchangeIncome: '0.3', totalReferrerVolume: '0.2', totalReferrerIncome: '0' },
+      { date: '2026-01-01T00:00:00.000Z', exchange: { name: 'BITMEX' }, totalExchangeVolume: '10', totalExchangeIncome: '0', totalReferrerVolume: '0', totalReferrerIncome: '0' },
+    ]);
+    const user = userEvent.setup();
+    await renderRoutes(ROUTES, `/admin-panel/referrals/user/${REFERRER}`);
+    const cells = async (month: string) => [...((await screen.findByText(month)).closest('tr') as HTMLElement).querySelectorAll('td')].map((td) => td.textContent);
+    expect(await cells('03/26')).toEqual(['03/26', 'BITMEX', '$9', '$0.00', '$0.1', '$12,345,678,901,234.12', 'Submit income']);
+    expect(await cells('02/26')).toEqual(['02/26', 'BITMEX', '$12,345,678,901,234,567,890.12', '$0.30', '$0.2', '$0.00', 'Submit income']);
+    // By value, not as text ("9" after "10"), and past a float's digits.
+    await user.click(screen.getByText('Exchange Volume'));
+    const months = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelector('td')?.textContent);
+    await waitFor(() => expect(months()).toEqual(['02/26', '01/26', '03/26']));
+    await user.click(screen.getByText('Exchange Volume'));
+    await waitFor(() => expect(months()).toEqual(['03/26', '01/26', '02/26']));
+  });
+
   it("says 'There are no records to display.' when there are none", async () => {
     setup([]);
     await renderRoutes(ROUTES, `/admin-panel/referrals/user/${REFERRER}`);
@@ -72,7 +91,8 @@ describe('referrer user page (SPEC §2)', () => {
 
     await waitFor(() => expect(api.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
     const patch = api.calls.find((c) => c.method === 'PATCH');
-    expect(patch?.body).toEqual({ exchange: 'BITMEX', type: 'user', userId: REFERRER, date: currentMonthIso, income: 1234.5 });
+    // The typed amount as a decimal string (issue 22), never a float.
+    expect(patch?.body).toEqual({ exchange: 'BITMEX', type: 'user', userId: REFERRER, date: currentMonthIso, income: '1234.5' });
     expect(await screen.findByText('Income saved for you')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Referrer monthly income' })).not.toBeInTheDocument());
     await waitFor(() => expect(volumeCalls()).toBeGreaterThan(before));

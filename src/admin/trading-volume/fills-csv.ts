@@ -1,5 +1,5 @@
 import { fillInputSchema, type FillInput } from '../../api/contracts/trading-volume';
-import { csvNumber, csvRecords } from '../csv';
+import { csvRecords } from '../csv';
 
 /** Columns of a fills CSV (header names are matched without case, spaces or `_`). */
 export const FILLS_CSV_COLUMNS = [
@@ -25,6 +25,16 @@ export const FILLS_CSV_EXAMPLE =
 const key = (name: string) => name.toLowerCase();
 
 /**
+ * A CSV amount as the text it holds (issue 22: never through a float): thousands separators, a
+ * leading `$` and spaces dropped; '' → undefined. The contract then checks it as a decimal.
+ */
+function csvDecimal(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const cleaned = value.replace(/[,$\s]/g, '');
+  return cleaned === '' ? undefined : cleaned;
+}
+
+/**
  * Fills from an exchange export in CSV, checked with the API contract row by row so the admin sees
  * every problem (by row and column) before anything is sent.
  */
@@ -39,7 +49,7 @@ export function parseFillsCsv(text: string): { fills: FillInput[]; errors: strin
   const errors: string[] = [];
   records.forEach((r, i) => {
     const text = (c: string) => (r[key(c)] ? r[key(c)] : undefined);
-    const num = (c: string) => csvNumber(r[key(c)]);
+    const num = (c: string) => csvDecimal(r[key(c)]);
     const candidate = {
       externalId: text('externalId'),
       ...(text('userId') ? { userId: text('userId') } : {}),
@@ -56,6 +66,7 @@ export function parseFillsCsv(text: string): { fills: FillInput[]; errors: strin
       time: text('time'),
     };
     const parsed = fillInputSchema.safeParse(candidate);
+    // What is sent is the text as written (the server reads it with the same contract).
     if (parsed.success) fills.push(candidate as FillInput);
     else errors.push(...parsed.error.issues.map((issue) => `Row ${i + 2}, ${issue.path.join('.') || 'row'}: ${issue.message}`));
   });

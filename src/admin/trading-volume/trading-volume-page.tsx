@@ -51,7 +51,8 @@ export function TradingVolumePage() {
     const series = first?.series ?? [];
     const present = EXCHANGE_IDS.filter((id) => series.some((p) => p.byExchange[id] !== undefined));
     return {
-      data: series.map((p) => ({ month: formatMonth(p.month), ...Object.fromEntries(present.map((id) => [id, p.byExchange[id] ?? 0])) })),
+      // The chart's edge: bar heights are numbers (the figures shown are the exact strings).
+      data: series.map((p) => ({ month: formatMonth(p.month), ...Object.fromEntries(present.map((id) => [id, Number(p.byExchange[id] ?? '0')])) })),
       series: present.map((id) => ({ name: id, label: EXCHANGE_DISPLAY_NAMES[id], color: EXCHANGE_COLORS[id] })),
     };
   }, [first]);
@@ -76,8 +77,8 @@ export function TradingVolumePage() {
       </Group>
       {filtersOn ? <VolumeFilters value={filters} onChange={setFilters} /> : null}
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
-        <Stat label="Volume" value={formatUsd(first?.totals.volumeUsd ?? 0)} />
-        <Stat label="Fees" value={formatUsd(first?.totals.feeUsd ?? 0)} />
+        <Stat label="Volume" value={formatUsd(first?.totals.volumeUsd ?? '0')} />
+        <Stat label="Fees" value={formatUsd(first?.totals.feeUsd ?? '0')} />
         <Stat label="Fills" value={(first?.totals.fills ?? 0).toLocaleString('en-US')} />
         <Stat label="Users" value={(first?.totals.users ?? 0).toLocaleString('en-US')} />
       </SimpleGrid>
@@ -86,7 +87,7 @@ export function TradingVolumePage() {
           <Text fw={600} mb="sm">
             Volume per month (USD)
           </Text>
-          <BarChart h={260} data={chart.data} dataKey="month" type="stacked" series={chart.series} withLegend valueFormatter={formatUsd} />
+          <BarChart h={260} data={chart.data} dataKey="month" type="stacked" series={chart.series} withLegend valueFormatter={(value) => formatUsd(String(value))} />
         </Card>
       ) : null}
       <DataTable<TradingVolumeRow>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NumberInput, SimpleGrid, Stack, TagsInput, Text } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, TagsInput, Text, TextInput } from '@mantine/core';
 import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -8,8 +8,15 @@ import { useUpdateTradeSettings } from '../../api/funded-users/update-trade-sett
 import { applyServerFieldErrors } from '../../ui/form-errors';
 import { toastSuccess } from '../../ui/toast';
 
-/** An empty number field means "no limit" (null). */
-const optionalNumber = z.preprocess((v) => (v === '' || v === undefined ? null : typeof v === 'string' ? Number(v) : v), z.number().nullable());
+/**
+ * An empty field means "no limit" (null). What is typed is kept as text, exactly (a limit of
+ * 999,999,999,999.12345678 has more digits than a float holds); thousands separators are dropped.
+ */
+const optionalNumber = z.preprocess((v) => {
+  if (v === undefined || v === null) return null;
+  const text = String(v).replace(/[,\s]/g, '');
+  return text === '' ? null : text;
+}, z.union([z.string(), z.number()]).nullable());
 const formSchema = z
   .object({
     maxRiskPercent: optionalNumber,
@@ -33,7 +40,7 @@ const toInput = (s: TradeSettings): FormInput => ({
 });
 
 const LABELS: Record<(typeof NUMBER_FIELDS)[number], { label: string; description: string; suffix?: string; prefix?: string }> = {
-  maxRiskPercent: { label: 'Max risk per trade', description: 'Loss if the stop-loss is hit, in % of the balance', suffix: ' %' },
+  maxRiskPercent: { label: 'Max risk per trade', description: 'Loss if the stop-loss is hit, in % of the balance', suffix: '%' },
   maxPositionNotional: { label: 'Max position notional', description: 'Largest position size, in USD', prefix: '$' },
   maxLeverage: { label: 'Max leverage', description: 'Highest leverage a position may run at', suffix: '×' },
   dailyLossLimit: { label: 'Daily loss limit', description: 'After this loss in a UTC day, new positions are refused (USD)', prefix: '$' },
@@ -66,17 +73,16 @@ export function TradeSettingsForm({ settings }: { settings: TradeSettings }) {
               control={form.control}
               name={name}
               render={({ field }) => (
-                <NumberInput
+                <TextInput
                   label={LABELS[name].label}
                   description={LABELS[name].description}
                   placeholder="No limit"
-                  min={0}
-                  thousandSeparator=","
-                  decimalScale={4}
-                  suffix={LABELS[name].suffix}
-                  prefix={LABELS[name].prefix}
-                  value={field.value as number | string}
-                  onChange={field.onChange}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  leftSection={LABELS[name].prefix}
+                  rightSection={LABELS[name].suffix}
+                  value={field.value === null || field.value === undefined ? '' : String(field.value)}
+                  onChange={(e) => field.onChange(e.currentTarget.value)}
                   onBlur={field.onBlur}
                   error={errors[name]?.message}
                 />

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { add, cmp, dec, decimalStringSchema, div, fixed, isMultipleOf, mul, round, roundToStep, str, sub } from './decimal';
+import { add, cmp, columnDecimalSchema, dec, decimalStringSchema, div, fixed, isMultipleOf, mul, round, roundToStep, str, sub } from './decimal';
 
 describe('exact decimals', () => {
   it('reads what exchanges print and writes plain decimal strings', () => {
@@ -63,5 +63,26 @@ describe('exact decimals', () => {
     expect(decimalStringSchema({ signed: true }).safeParse('-12.5').success).toBe(true);
     // Text that is no number at all is a validation error, not an exception (the API must answer 400).
     for (const bad of ['aaaa', 'Infinity', 'NaN', '2023-06', '']) expect(qty.safeParse(bad).success).toBe(false);
+  });
+
+  it('reads a numeric(p, s) column value as exact text, refusing what the column would round or reject', () => {
+    const money = columnDecimalSchema({ precision: 24, scale: 8 }, { min: { value: '0', inclusive: false, message: 'Must be above 0' }, max: { value: '1000000000000', message: 'Too large' } });
+    const issue = (v: unknown) => money.safeParse(v).error?.issues[0].message;
+    // More digits than a float holds, kept to the last one; trailing zeros dropped; numbers read through their text.
+    expect(money.parse('999999999999.12345678')).toBe('999999999999.12345678');
+    expect(money.parse(' 2500.50000000 ')).toBe('2500.5');
+    expect(money.parse(0.1)).toBe('0.1');
+    expect(money.parse('1e-7')).toBe('0.0000001');
+    expect(issue('0.000000001')).toBe('Use at most 8 decimal places');
+    expect(issue(5e-324)).toBe('Use at most 8 decimal places');
+    expect(issue('0')).toBe('Must be above 0');
+    expect(issue('1000000000000.00000001')).toBe('Too large');
+    for (const bad of ['1,5', 'abc', '', '0x10', 'Infinity', NaN, Infinity, true, null]) expect(money.safeParse(bad).success).toBe(false);
+    const ratio = columnDecimalSchema({ precision: 9, scale: 4 });
+    expect(ratio.safeParse('100000').error?.issues[0].message).toBe('At most 5 digits before the decimal point');
+    expect(ratio.parse('-99999.9999')).toBe('-99999.9999');
+    // A huge exponent is refused at once, not computed (10 ** 99999999 as a BigInt takes seconds).
+    expect(money.safeParse('1e99999999').success).toBe(false);
+    expect(money.safeParse('1e-99999999').success).toBe(false);
   });
 });

@@ -20,6 +20,8 @@ const DECIMAL_RE = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const PLAIN_RE = /^-?\d+(?:\.\d+)?$/;
 /** `1e-7` and `1.5E+3` too: exchanges print small quantities that way (Binance rarely, BitMEX floats). */
 const EXPONENT_RE = /^(-?)(\d+)(?:\.(\d+))?[eE]([+-]?\d+)$/;
+/** Far past any money or float (1e308, 5e-324): larger exponents are refused before any arithmetic. */
+const MAX_EXPONENT = 400;
 
 const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
@@ -39,6 +41,8 @@ export function dec(value: string | number | bigint | Decimal): Decimal {
   const exp = EXPONENT_RE.exec(s);
   if (exp) {
     const [, sign, int, frac = '', e] = exp;
+    // Bounded: 10 ** 99999999 as a BigInt takes seconds (a request field must not cost that).
+    if (Math.abs(Number(e)) > MAX_EXPONENT) throw new RangeError(`Exponent out of range: "${value}"`);
     const digits = BigInt(`${int}${frac}`);
     const scale = frac.length - Number(e);
     const units = scale >= 0 ? digits : digits * pow10(-scale);
@@ -170,3 +174,54 @@ export const decimalStringSchema = (opts: { signed?: boolean; allowZero?: boolea
     .refine((s) => s.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length <= (opts.maxDigits ?? 30), `At most ${opts.maxDigits ?? 30} digits`)
     // zod runs every check even after the pattern failed: only parse what the pattern admits.
     .refine((s) => opts.allowZero || opts.signed || !PLAIN_RE.test(s) || dec(s).units !== 0n, 'Must be greater than 0');
+
+/** One end of a `columnDecimalSchema` range: the bound as decimal text and what to say past it. */
+export interface DecimalBound {
+  value: string;
+  message: string;
+  /** The bound itself is allowed (default true); `false` for "above 0". */
+  inclusive?: boolean;
+}
+
+/**
+ * Money or a ratio that a PostgreSQL `numeric(precision, scale)` column stores exactly, read as a
+ * canonical decimal string (issue 22: money is never a float). More decimals than the column keeps
+ * are refused, not rounded (PostgreSQL would round `1e-9` to 0 silently); more digits before the
+ * point than it holds are refused (PostgreSQL would answer an error). A JSON number is read through
+ * its shortest text (what a person typed), so older clients that send `1.5` keep working.
+ */
+export function columnDecimalSchema(column: { precision: number; scale: number }, bounds: { min?: DecimalBound; max?: DecimalBound; required?: string } = {}) {
+  const digits = column.precision - column.scale;
+  const missing = bounds.required ?? 'Enter a number, e.g. 1500.25';
+  return z.union([z.string().trim().max(64, 'Enter a number, e.g. 1500.25'), z.number()], { error: missing }).transform((raw, ctx): string => {
+    const text = typeof raw === 'number' ? (Number.isFinite(raw) ? String(raw) : '') : raw;
+    if (!PLAIN_RE.test(text) && !EXPONENT_RE.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'Enter a number, e.g. 1500.25' });
+      return z.NEVER;
+    }
+    let value: Decimal;
+    try {
+      value = normalise(dec(text));
+    } catch {
+      // Only an exponent past MAX_EXPONENT gets here: far too small or far too large for any column.
+      ctx.addIssue({ code: 'custom', message: /e-/i.test(text) ? `Use at most ${column.scale} decimal places` : `At most ${digits} digits before the decimal point` });
+      return z.NEVER;
+    }
+    if (value.scale > column.scale) {
+      ctx.addIssue({ code: 'custom', message: `Use at most ${column.scale} decimal places` });
+      return z.NEVER;
+    }
+    const { min: lo, max: hi } = bounds;
+    const below = lo && (lo.inclusive === false ? cmp(value, dec(lo.value)) <= 0 : cmp(value, dec(lo.value)) < 0);
+    const above = hi && (hi.inclusive === false ? cmp(value, dec(hi.value)) >= 0 : cmp(value, dec(hi.value)) > 0);
+    if (below || above) {
+      ctx.addIssue({ code: 'custom', message: below ? lo.message : (hi as DecimalBound).message });
+      return z.NEVER;
+    }
+    if (cmp(abs(value), { units: pow10(digits), scale: 0 }) >= 0) {
+      ctx.addIssue({ code: 'custom', message: `At most ${digits} digits before the decimal point` });
+      return z.NEVER;
+    }
+    return str(value);
+  });
+}

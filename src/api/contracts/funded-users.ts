@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { decimalSchema, instantSchema, pagedSchema, pageQuerySchema, roleSchema } from './common';
+import { instantSchema, pagedSchema, pageQuerySchema, roleSchema } from './common';
+import { columnDecimalSchema, dec, isDecimalString } from './decimal';
 
 /**
  * Funded users, their trade settings and the transactions recorded on their API keys (DESIGN §4:
@@ -54,20 +55,22 @@ const symbolSchema = z
 /** `trade_settings` columns (server/db/schema-api-keys.ts): numeric(9,4) percent and leverage, numeric(24,8) money. */
 const RATIO_COLUMN = { precision: 9, scale: 4 } as const;
 const MONEY_COLUMN = { precision: 24, scale: 8 } as const;
+const ABOVE_ZERO = { value: '0', inclusive: false, message: 'Must be above 0' } as const;
 
 /**
  * Per-user limits the server enforces on every order (DESIGN §4). `null` = no limit; an empty
- * `allowedSymbols` = every symbol. Each number fits its column exactly: more decimals than the
- * column keeps are refused (`0.00001` %, `1e-9` USD would be stored as 0).
+ * `allowedSymbols` = every symbol. Each limit is a decimal string (a JSON number is read through its
+ * text) that fits its column exactly: more decimals than the column keeps are refused (`0.00001` %,
+ * `1e-9` USD would be stored as 0). The server judges orders against them exactly (no epsilon).
  */
 export const tradeSettingsFieldsSchema = z.object({
   /** Largest loss one trade may risk, in % of the balance (entry → stop). */
-  maxRiskPercent: decimalSchema(z.number().positive('Must be above 0').max(TRADE_SETTINGS_LIMITS.maxRiskPercent, 'At most 100 %'), RATIO_COLUMN).nullable(),
+  maxRiskPercent: columnDecimalSchema(RATIO_COLUMN, { min: ABOVE_ZERO, max: { value: String(TRADE_SETTINGS_LIMITS.maxRiskPercent), message: 'At most 100 %' } }).nullable(),
   /** Largest position notional, in the quote / settlement currency's USD value. */
-  maxPositionNotional: decimalSchema(z.number().positive('Must be above 0').max(1e12, 'At most 1,000,000,000,000'), MONEY_COLUMN).nullable(),
-  maxLeverage: decimalSchema(z.number().min(1, 'At least 1').max(TRADE_SETTINGS_LIMITS.maxLeverage, 'At most 125'), RATIO_COLUMN).nullable(),
+  maxPositionNotional: columnDecimalSchema(MONEY_COLUMN, { min: ABOVE_ZERO, max: { value: '1000000000000', message: 'At most 1,000,000,000,000' } }).nullable(),
+  maxLeverage: columnDecimalSchema(RATIO_COLUMN, { min: { value: '1', message: 'At least 1' }, max: { value: String(TRADE_SETTINGS_LIMITS.maxLeverage), message: 'At most 125' } }).nullable(),
   /** Realised + unrealised loss in one UTC day after which new orders are refused, USD. */
-  dailyLossLimit: decimalSchema(z.number().positive('Must be above 0').max(1e12, 'At most 1,000,000,000,000'), MONEY_COLUMN).nullable(),
+  dailyLossLimit: columnDecimalSchema(MONEY_COLUMN, { min: ABOVE_ZERO, max: { value: '1000000000000', message: 'At most 1,000,000,000,000' } }).nullable(),
   allowedSymbols: z.array(symbolSchema).max(TRADE_SETTINGS_LIMITS.allowedSymbols, 'At most 200 symbols'),
 });
 
@@ -77,10 +80,10 @@ export const tradeSettingsFieldsSchema = z.object({
  */
 export const tradeSettingsSchema = z.object({
   userId: z.uuid(),
-  maxRiskPercent: z.number().nullable(),
-  maxPositionNotional: z.number().nullable(),
-  maxLeverage: z.number().nullable(),
-  dailyLossLimit: z.number().nullable(),
+  maxRiskPercent: z.string().nullable(),
+  maxPositionNotional: z.string().nullable(),
+  maxLeverage: z.string().nullable(),
+  dailyLossLimit: z.string().nullable(),
   allowedSymbols: z.array(z.string()),
   /** Null while the user has no stored settings (all limits off). */
   updatedAt: z.iso.datetime().nullable(),
@@ -88,7 +91,7 @@ export const tradeSettingsSchema = z.object({
 });
 export type TradeSettings = z.infer<typeof tradeSettingsSchema>;
 
-export const TRADE_SETTINGS_DEFAULTS: z.infer<typeof tradeSettingsFieldsSchema> = {
+export const TRADE_SETTINGS_DEFAULTS: z.output<typeof tradeSettingsFieldsSchema> = {
   maxRiskPercent: null,
   maxPositionNotional: null,
   maxLeverage: null,
@@ -122,8 +125,8 @@ export const transactionSchema = z.object({
   userId: z.uuid(),
   apiKeyId: z.uuid(),
   type: transactionTypeSchema,
-  /** Positive for every type but `adjustment`, which may be negative. */
-  amount: z.number(),
+  /** Positive for every type but `adjustment`, which may be negative; exact decimal text. */
+  amount: z.string(),
   currency: z.string(),
   note: z.string().nullable(),
   occurredAt: z.iso.datetime(),
@@ -139,6 +142,16 @@ export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>;
 /** Clock slack for "not in the future" (client clocks drift). */
 export const TRANSACTION_FUTURE_SLACK_MS = 5 * 60_000;
 
+// zod runs refinements even after the amount failed to parse: read it only when it is decimal text.
+const isZeroText = (a: unknown): boolean => typeof a === 'string' && isDecimalString(a) && dec(a).units === 0n;
+export const isNegativeText = (a: unknown): boolean => typeof a === 'string' && isDecimalString(a) && dec(a).units < 0n;
+
+/** `transactions.amount` is numeric(30,10): a 10th decimal is the last one kept; never 0; sign checked by type. */
+export const transactionAmountSchema = columnDecimalSchema(
+  { precision: 30, scale: 10 },
+  { min: { value: '-1000000000000', message: 'Amount is too large' }, max: { value: '1000000000000', message: 'Amount is too large' }, required: 'Enter an amount' },
+).refine((a) => !isZeroText(a), 'Amount cannot be 0');
+
 /**
  * `POST /v1/users/transactions`: a user records a transaction on one of their own keys; an admin
  * may record one for any user's key (then `userId` names the owner).
@@ -148,14 +161,7 @@ export const createTransactionBodySchema = z
     userId: z.uuid().optional(),
     apiKeyId: z.uuid('Choose an API key'),
     type: transactionTypeSchema,
-    // `transactions.amount` is numeric(30,10): a 10th decimal is the last one kept.
-    amount: decimalSchema(
-      z
-        .number({ error: 'Enter an amount' })
-        .refine((n) => n !== 0, 'Amount cannot be 0')
-        .refine((n) => Math.abs(n) <= 1e12, 'Amount is too large'),
-      { precision: 30, scale: 10 },
-    ),
+    amount: transactionAmountSchema,
     currency: z
       .string()
       .trim()
@@ -166,7 +172,7 @@ export const createTransactionBodySchema = z
   })
   .strict()
   .superRefine((b, ctx) => {
-    if (b.type !== 'adjustment' && b.amount < 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Only adjustments may be negative' });
+    if (b.type !== 'adjustment' && isNegativeText(b.amount)) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Only adjustments may be negative' });
     if (Date.parse(b.occurredAt) > Date.now() + TRANSACTION_FUTURE_SLACK_MS) {
       ctx.addIssue({ code: 'custom', path: ['occurredAt'], message: 'Cannot be in the future' });
     }

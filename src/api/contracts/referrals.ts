@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { currencySchema, decimalSchema, INPUT_YEAR_MIN, pagedSchema, pageQuerySchema, roleSchema, type Currency, type ExchangeId, type Network } from './common';
+import { currencySchema, INPUT_YEAR_MIN, pagedSchema, pageQuerySchema, roleSchema, type Currency, type ExchangeId, type Network } from './common';
+import { columnDecimalSchema } from './decimal';
 
 /**
  * Exchanges of the referral programme (SPEC §1: BITMEX and BINANCE, upper-case). The order is the
@@ -74,15 +75,16 @@ export const REFERRAL_VOLUME_TYPES = ['user', 'exchange'] as const;
  * Monthly referral record (SPEC §3). `date` is the first day of the month (ISO, UTC). Exchange
  * figures are what the exchange reported for the firm's whole account that month (admin-entered or
  * imported); referrer figures are the referred users' volume from recorded fills and the income
- * the admin submitted for the referrer. In XBT the volumes are XBT; incomes are always USD.
+ * the admin submitted for the referrer. In XBT the volumes are XBT; incomes are always USD. Every
+ * amount is an exact decimal string ("1234.5"), never a float (issue 22).
  */
 export const referralMonthlyRecordSchema = z.object({
   date: z.iso.datetime(),
   exchange: z.object({ name: referralExchangeSchema }),
-  totalExchangeVolume: z.number(),
-  totalExchangeIncome: z.number(),
-  totalReferrerVolume: z.number(),
-  totalReferrerIncome: z.number(),
+  totalExchangeVolume: z.string(),
+  totalExchangeIncome: z.string(),
+  totalReferrerVolume: z.string(),
+  totalReferrerIncome: z.string(),
 });
 export type ReferralMonthlyRecord = z.infer<typeof referralMonthlyRecordSchema>;
 export const referralMonthlyRecordListSchema = z.array(referralMonthlyRecordSchema);
@@ -105,7 +107,13 @@ export const referralVolumeQuerySchema = z
 export type ReferralVolumeQuery = z.infer<typeof referralVolumeQuerySchema>;
 
 /** `referral_exchange_months` and `referrer_incomes` amounts are numeric(38,12) (server/db/schema-referrals.ts). */
-const REFERRAL_AMOUNT_COLUMN = { precision: 38, scale: 12 } as const;
+export const REFERRAL_AMOUNT_COLUMN = { precision: 38, scale: 12 } as const;
+
+/** A referrer's monthly income (USD) as entered: a decimal string (a JSON number is read through its text). */
+export const referralIncomeSchema = columnDecimalSchema(REFERRAL_AMOUNT_COLUMN, {
+  min: { value: '0', message: 'Income cannot be negative' },
+  max: { value: '1000000000000', message: 'At most 1,000,000,000,000' },
+});
 
 /**
  * `PATCH /v1/referrals/volume` (admin): the exchange's monthly totals for one exchange, network and
@@ -113,8 +121,8 @@ const REFERRAL_AMOUNT_COLUMN = { precision: 38, scale: 12 } as const;
  */
 export const exchangeMonthEntrySchema = z.object({
   date: monthSchema,
-  totalExchangeVolume: decimalSchema(z.number().min(0, 'Volume cannot be negative'), REFERRAL_AMOUNT_COLUMN),
-  totalExchangeIncome: decimalSchema(z.number().min(0, 'Income cannot be negative'), REFERRAL_AMOUNT_COLUMN),
+  totalExchangeVolume: columnDecimalSchema(REFERRAL_AMOUNT_COLUMN, { min: { value: '0', message: 'Volume cannot be negative' } }),
+  totalExchangeIncome: columnDecimalSchema(REFERRAL_AMOUNT_COLUMN, { min: { value: '0', message: 'Income cannot be negative' } }),
 });
 export const exchangeVolumeBodySchema = z
   .object({
@@ -137,7 +145,7 @@ export const incomeSubmissionSchema = z.object({
   type: z.literal('user'),
   userId: z.uuid(),
   date: monthSchema,
-  income: decimalSchema(z.number().min(0, 'Income cannot be negative').max(1e12, 'At most 1,000,000,000,000'), REFERRAL_AMOUNT_COLUMN),
+  income: referralIncomeSchema,
 });
 export type IncomeSubmission = z.input<typeof incomeSubmissionSchema>;
 export const incomeSubmissionQuerySchema = z.object({ testnet: z.stringbool().default(false) });
@@ -146,8 +154,8 @@ export const incomeSubmissionQuerySchema = z.object({ testnet: z.stringbool().de
 export const ownReferralMonthSchema = z.object({
   date: z.iso.datetime(),
   exchange: z.object({ name: referralExchangeSchema }),
-  totalReferrerVolume: z.number(),
-  totalReferrerIncome: z.number(),
+  totalReferrerVolume: z.string(),
+  totalReferrerIncome: z.string(),
 });
 export type OwnReferralMonth = z.infer<typeof ownReferralMonthSchema>;
 
@@ -191,8 +199,9 @@ export const referrerSummarySchema = z.object({
   role: roleSchema,
   referralCode: z.string(),
   referredUsers: z.number().int().nonnegative(),
-  totalReferrerVolume: z.number(),
-  totalReferrerIncome: z.number(),
+  /** Exact decimal strings, like every amount here. */
+  totalReferrerVolume: z.string(),
+  totalReferrerIncome: z.string(),
 });
 export type ReferrerSummary = z.infer<typeof referrerSummarySchema>;
 export const referrersPageSchema = pagedSchema(referrerSummarySchema);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema } from './auth';
-import { decimalSchema, exchangeIdSchema, instantSchema, networkSchema, pagedSchema } from './common';
+import { exchangeIdSchema, instantSchema, networkSchema, pagedSchema } from './common';
+import { columnDecimalSchema } from './decimal';
 import { monthSchema } from './referrals';
 
 export const FILL_SIDES = ['BUY', 'SELL'] as const;
@@ -20,8 +21,8 @@ const anyCaseExchangeId = z.preprocess((v) => (typeof v === 'string' ? v.trim().
  * qty × price (right for linear USD(T) contracts; give it for inverse contracts, where qty is in
  * USD). `notionalXbt` is the XBT value when the exchange reports one (BitMEX); for BTC/XBT
  * instruments it defaults to notionalUsd ÷ price. `feeUsd` is the fee in USD (negative = rebate).
- * Every number fits the `fills` columns, numeric(38,12): at most 26 digits before the point and
- * 12 after.
+ * Every amount is a decimal string (a JSON number is read through its text) that fits the `fills`
+ * columns, numeric(38,12): at most 26 digits before the point and 12 after.
  */
 export const fillInputSchema = z
   .object({
@@ -32,11 +33,11 @@ export const fillInputSchema = z
     network: networkSchema.default('MAINNET'),
     symbol: z.string().trim().min(1).max(64),
     side: z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), fillSideSchema),
-    qty: decimalSchema(z.number().positive(), FILL_COLUMN),
-    price: decimalSchema(z.number().positive(), FILL_COLUMN),
-    notionalUsd: decimalSchema(z.number().nonnegative(), FILL_COLUMN).optional(),
-    notionalXbt: decimalSchema(z.number().nonnegative(), FILL_COLUMN).optional(),
-    feeUsd: decimalSchema(z.number(), FILL_COLUMN).default(0),
+    qty: columnDecimalSchema(FILL_COLUMN, { min: { value: '0', inclusive: false, message: 'Must be above 0' } }),
+    price: columnDecimalSchema(FILL_COLUMN, { min: { value: '0', inclusive: false, message: 'Must be above 0' } }),
+    notionalUsd: columnDecimalSchema(FILL_COLUMN, { min: { value: '0', message: 'Cannot be negative' } }).optional(),
+    notionalXbt: columnDecimalSchema(FILL_COLUMN, { min: { value: '0', message: 'Cannot be negative' } }).optional(),
+    feeUsd: columnDecimalSchema(FILL_COLUMN).default('0'),
     time: instantSchema('Enter the time as an ISO date-time'),
   })
   .refine((f) => f.userId !== undefined || f.email !== undefined, { path: ['email'], message: 'Give the user as userId or email' });
@@ -90,23 +91,24 @@ export const tradingVolumeRowSchema = z.object({
   /** First day of the month, ISO, UTC. */
   month: z.iso.datetime(),
   fills: z.number().int().nonnegative(),
-  volumeUsd: z.number(),
-  feeUsd: z.number(),
+  /** Exact decimal strings (issue 22), summed as numeric by the database. */
+  volumeUsd: z.string(),
+  feeUsd: z.string(),
 });
 export type TradingVolumeRow = z.infer<typeof tradingVolumeRowSchema>;
 
 export const tradingVolumeTotalsSchema = z.object({
   fills: z.number().int().nonnegative(),
-  volumeUsd: z.number(),
-  feeUsd: z.number(),
+  volumeUsd: z.string(),
+  feeUsd: z.string(),
   users: z.number().int().nonnegative(),
 });
 
 /** Volume per month (oldest first) and per exchange, for the chart; same filters as the rows. */
 export const tradingVolumeSeriesPointSchema = z.object({
   month: z.iso.datetime(),
-  volumeUsd: z.number(),
-  byExchange: z.partialRecord(exchangeIdSchema, z.number()),
+  volumeUsd: z.string(),
+  byExchange: z.partialRecord(exchangeIdSchema, z.string()),
 });
 
 export const tradingVolumeResponseSchema = pagedSchema(tradingVolumeRowSchema).extend({

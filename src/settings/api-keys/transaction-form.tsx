@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Group, NumberInput, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
+import { Button, Group, Select, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useCreateTransaction } from '../../api/funded-users/create-transaction';
-import { TRANSACTION_FUTURE_SLACK_MS, TRANSACTION_TYPE_LABELS, TRANSACTION_TYPES, transactionTypeSchema } from '../../api/contracts/funded-users';
+import { TRANSACTION_FUTURE_SLACK_MS, TRANSACTION_TYPE_LABELS, TRANSACTION_TYPES, isNegativeText, transactionAmountSchema, transactionTypeSchema } from '../../api/contracts/funded-users';
 import { applyServerFieldErrors } from '../../ui/form-errors';
 import { toastSuccess } from '../../ui/toast';
 
@@ -16,7 +16,8 @@ export function localDateTimeValue(d: Date): string {
 const transactionFormSchema = z
   .object({
     type: transactionTypeSchema,
-    amount: z.preprocess((v) => (v === '' || v === null ? undefined : typeof v === 'string' ? Number(v) : v), z.number({ error: 'Enter an amount' }).finite()),
+    // Kept as typed text, exactly (thousands separators dropped): the contract's column rules apply.
+    amount: z.preprocess((v) => (v === null || v === undefined ? undefined : String(v).replace(/[,\s]/g, '') || undefined), transactionAmountSchema),
     currency: z
       .string()
       .trim()
@@ -26,8 +27,7 @@ const transactionFormSchema = z
     note: z.string().max(500, 'Note must be at most 500 characters'),
   })
   .superRefine((v, ctx) => {
-    if (v.amount === 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Amount cannot be 0' });
-    if (v.type !== 'adjustment' && v.amount < 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Only adjustments may be negative' });
+    if (v.type !== 'adjustment' && isNegativeText(v.amount)) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'Only adjustments may be negative' });
     const t = new Date(v.occurredAt).getTime();
     if (Number.isNaN(t)) ctx.addIssue({ code: 'custom', path: ['occurredAt'], message: 'Enter when it happened' });
     else if (t > Date.now() + TRANSACTION_FUTURE_SLACK_MS) ctx.addIssue({ code: 'custom', path: ['occurredAt'], message: 'Cannot be in the future' });
@@ -83,13 +83,13 @@ export function TransactionForm({ apiKeyId, userId }: { apiKeyId: string; userId
             control={form.control}
             name="amount"
             render={({ field }) => (
-              <NumberInput
+              <TextInput
                 label="Amount"
-                value={field.value as number | string}
-                onChange={field.onChange}
+                inputMode="decimal"
+                autoComplete="off"
+                value={field.value === null || field.value === undefined ? '' : String(field.value)}
+                onChange={(e) => field.onChange(e.currentTarget.value)}
                 onBlur={field.onBlur}
-                thousandSeparator=","
-                decimalScale={10}
                 error={errors.amount?.message}
               />
             )}

@@ -5,12 +5,16 @@ import { TRANSACTION_TYPE_LABELS, type Transaction, type TransactionType } from 
 import { DataTable, type DataTableSortStatus } from '../../ui/data-table';
 import { LoadMore } from '../../ui/load-more';
 import { sortRecords } from '../../ui/sort-records';
+import { dec, str } from '../../api/contracts/decimal';
 import { formatDateTime } from './api-keys-table';
 
 const TYPE_COLORS: Record<TransactionType, string> = { deposit: 'teal', withdrawal: 'orange', 'profit-share': 'blue', fee: 'gray', adjustment: 'grape' };
 
-/** en-US thousands separators, up to 8 decimals, with the sign kept. */
-export const formatAmount = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 8 });
+/** Exact, as recorded: en-US thousands separators, every decimal the amount has, the sign kept ("-1,234.5"). */
+export function formatAmount(amount: string): string {
+  const [int, frac] = str(dec(amount)).split('.');
+  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+}
 
 /** A key's transactions, newest first by when they happened, with "Load more" paging and sorting of what is loaded. */
 export function TransactionsTable({
@@ -60,7 +64,7 @@ export function TransactionsTable({
             sortable: true,
             textAlign: 'right',
             render: (t) => (
-              <Text size="sm" ff="monospace" c={t.amount < 0 ? 'red' : undefined}>
+              <Text size="sm" ff="monospace" c={t.amount.startsWith('-') ? 'red' : undefined}>
                 {formatAmount(t.amount)}
               </Text>
             ),
