@@ -105,4 +105,35 @@ export default tseslint.config(
       ] }],
     },
   },
+  {
+    // Money is exact in the trading paths (issue 22): decimal strings and the shared exact functions
+    // (src/api/contracts/decimal.ts, risk.ts). A float may appear only at the engine's edge, through
+    // the one named door `toNumber(dec(x))` (a chart coordinate, a bar width).
+    files: [
+      'src/panels/trading/**/*.{ts,tsx}',
+      'src/panels/chart/trade-lines.ts',
+      'src/api/contracts/risk.ts',
+      'src/api/contracts/trading.ts',
+      'src/api/contracts/funded-users.ts',
+      'server/services/trading/**/*.ts',
+      'server/services/trade-settings*.ts',
+      'server/services/jobs/{bracket-guard,guarded-bracket,managed-brackets}.ts',
+    ],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "CallExpression[callee.name='Number']",
+          "CallExpression[callee.name=/^parse(Float|Int)$/]",
+          "CallExpression[callee.object.name='Number'][callee.property.name=/^parse(Float|Int)$/]",
+          "CallExpression[callee.property.name='toFixed']",
+          "UnaryExpression[operator='+']",
+        ].map((selector) => ({
+          selector,
+          message: 'Money is exact here: use dec()/str() and the shared functions of src/api/contracts/risk.ts; a float only at the engine edge, as toNumber(dec(x)).',
+        })),
+      ],
+    },
+  },
 );

@@ -336,8 +336,8 @@ class BracketGuard {
   private async lastPrice(): Promise<Decimal> {
     const s = this.streamed;
     if (!s || Date.now() - s.at >= 5000) return dec(await this.conn.lastPrice(this.inst));
-    const text = String(s.price);
-    return dec(text.includes('e') ? s.price.toFixed(18) : text);
+    // The stream's number, through its shortest text (exponents too: 1e-7 reads as 0.0000001).
+    return dec(s.price);
   }
 
   /** Leaves exactly one stop of the bracket at `price` (amending, or cancelling extra ones). */

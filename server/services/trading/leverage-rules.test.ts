@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decimalPlaces, LEVERAGE_RULES, leverageProblem } from './leverage-rules';
+import { decimalPlaces } from '../../../src/api/contracts/common';
+import { LEVERAGE_RULES, leverageProblem } from './leverage-rules';
 
 describe('leverage rules per exchange (checked before the call is sent)', () => {
   it.each([
@@ -19,6 +20,6 @@ describe('leverage rules per exchange (checked before the call is sent)', () => 
 
   it('counts decimals as the JSON number was written, exponents included', () => {
     expect([1, 1.5, 2.25, 0.01, 1e-7, 1.5e-3, 1e21, 0.1 + 0.2].map(decimalPlaces)).toEqual([0, 1, 2, 2, 7, 4, 0, 17]);
-    expect(decimalPlaces(Number.NaN)).toBe(Infinity);
+    expect(leverageProblem('bybit', Number.NaN)).toBe(LEVERAGE_RULES.bybit.text);
   });
 });

@@ -1,4 +1,4 @@
-import type { ExchangeId } from '../../../src/api/contracts/common';
+import { decimalPlaces, type ExchangeId } from '../../../src/api/contracts/common';
 
 /**
  * What leverage each exchange takes in its set-leverage call, checked before anything is sent (a value
@@ -29,17 +29,9 @@ export const LEVERAGE_RULES: Record<ExchangeId, LeverageRule> = {
   bitmex: { min: 0.01, max: 100, decimals: 2, text: 'BitMEX takes leverage from 0.01 to 100 with at most 2 decimals (cross margin is the margin mode, not leverage 0)' },
 };
 
-/** Decimal places of a number as JSON wrote it (`1.5` → 1, `1e-7` → 7); Infinity for NaN or ±Infinity. */
-export function decimalPlaces(n: number): number {
-  if (!Number.isFinite(n)) return Infinity;
-  const [mantissa, exponent = '0'] = String(n).toLowerCase().split('e');
-  const fraction = mantissa.split('.')[1]?.length ?? 0;
-  return Math.max(0, fraction - Number(exponent));
-}
-
 /** Why `leverage` is not one the exchange takes (the rule in words), or null when it is. */
 export function leverageProblem(exchange: ExchangeId, leverage: number): string | null {
   const rule = LEVERAGE_RULES[exchange];
   const inRange = leverage >= rule.min && (rule.max === null || leverage <= rule.max);
-  return inRange && decimalPlaces(leverage) <= rule.decimals ? null : rule.text;
+  return inRange && Number.isFinite(leverage) && decimalPlaces(leverage) <= rule.decimals ? null : rule.text;
 }

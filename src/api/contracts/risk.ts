@@ -93,6 +93,15 @@ export function rMultiple(input: { side: Side; entry: string; stop: string; take
   return str(div(reward, risk, 2));
 }
 
+/**
+ * What an order of `qty` is worth in USD at `price`, exact: linear qty × contractSize × price (the
+ * quote, USDT/USD); inverse qty × contractSize (USD contracts). Unrounded: the display rounds.
+ */
+export function notionalOf(input: { terms: Pick<InstrumentTerms, 'category' | 'contractSize'>; qty: string; price: string }): string {
+  const units = mul(dec(input.qty), dec(input.terms.contractSize));
+  return str(input.terms.category === 'linear' ? mul(units, dec(input.price)) : units);
+}
+
 /** Initial margin at `leverage`: notional ÷ leverage, in the settle currency. */
 export function marginRequired(input: { terms: Pick<InstrumentTerms, 'category' | 'contractSize'>; qty: string; price: string; leverage: number | string }): string {
   const qty = dec(input.qty);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exchangeIdSchema, marketCategorySchema, networkSchema } from './common';
-import { decimalStringSchema } from './decimal';
+import { cmp, dec, decimalStringSchema } from './decimal';
 
 /**
  * One trading model for four exchanges (DESIGN §3.1). Connectors map each exchange's shapes to these
@@ -186,7 +186,7 @@ export const managedBracketSchema = z
   })
   .strict()
   .refine((m) => m.breakEven || m.trail !== null, { message: 'Turn on break-even or trailing' })
-  .refine((m) => m.trail === null || m.trail.mode !== 'percent' || Number(m.trail.value) < 50, { path: ['trail', 'value'], message: 'A trailing distance must be below 50%' });
+  .refine((m) => m.trail === null || m.trail.mode !== 'percent' || !/^\d+(\.\d+)?$/.test(m.trail.value) || cmp(dec(m.trail.value), dec(50)) < 0, { path: ['trail', 'value'], message: 'A trailing distance must be below 50%' });
 export type ManagedBracket = z.infer<typeof managedBracketSchema>;
 
 /**

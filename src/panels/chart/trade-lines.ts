@@ -1,5 +1,5 @@
 import { MANAGED_NOTE } from '../trading/format';
-import { dec, div, isZero, min, str, sub } from '../../api/contracts/decimal';
+import { cmp, dec, div, isZero, min, str, sub, toNumber } from '../../api/contracts/decimal';
 import { pnlAt } from '../../api/contracts/risk';
 import type { Order, Position } from '../../api/contracts/trading';
 import type { PriceLine } from '../../engine';
@@ -26,7 +26,7 @@ const roleOf = (o: Order): NonNullable<PriceLine['role']> => {
 /** The price an order line sits at: the trigger while it waits, else the limit price. */
 export const linePriceOf = (o: Order): number | null => {
   const p = o.triggerPrice ?? o.price;
-  return p === null ? null : Number(p);
+  return p === null ? null : toNumber(dec(p));
 };
 
 /** The coin of an inverse position (XBTUSD → XBT, OKX BTCUSD → BTC), for the label's unit. */
@@ -39,7 +39,7 @@ const coinOf = (symbol: string) => (symbol.startsWith('XBT') ? 'XBT' : symbol.re
  */
 function pnlLine(position: Position, price: string, qty: string, contractValue: string): Pick<PriceLine, 'pnl' | 'pnlDecimals' | 'pnlUnit'> {
   const terms = { category: position.category === 'inverse' ? ('inverse' as const) : ('linear' as const), contractSize: contractValue };
-  const pnl = Number(pnlAt({ terms, side: position.side, qty, entry: position.entryPrice, exit: price }));
+  const pnl = toNumber(dec(pnlAt({ terms, side: position.side, qty, entry: position.entryPrice, exit: price })));
   return position.category === 'inverse' ? { pnl, pnlDecimals: 8, pnlUnit: coinOf(position.symbol) } : { pnl };
 }
 
@@ -65,7 +65,7 @@ export function tradeLines(
   for (const o of orders) {
     const price = linePriceOf(o);
     if (price === null) continue;
-    const size = Number(o.qty) - Number(o.filledQty);
+    const size = toNumber(sub(dec(o.qty), dec(o.filledQty)));
     const closes = position && o.side !== position.side;
     lines.push({
       id: `${PREFIX}${o.id}`,
@@ -87,15 +87,15 @@ export function tradeLines(
       kind: 'position',
       role: 'entry',
       side,
-      price: Number(position.entryPrice),
-      size: Number(position.size),
+      price: toNumber(dec(position.entryPrice)),
+      size: toNumber(dec(position.size)),
       // The exchange's own figure, as Positions shows it.
-      pnl: Number(position.unrealisedPnl),
+      pnl: toNumber(dec(position.unrealisedPnl)),
       ...(position.category === 'inverse' ? { pnlDecimals: 8, pnlUnit: coinOf(position.symbol) } : {}),
       ...(opts.closePosition ? { closable: true } : {}),
     });
-    if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: Number(position.liquidationPrice) });
-    if (position.breakEvenPrice && position.breakEvenPrice !== position.entryPrice) lines.push({ id: 'position:break-even', kind: 'position', role: 'break-even', side, price: Number(position.breakEvenPrice) });
+    if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: toNumber(dec(position.liquidationPrice)) });
+    if (position.breakEvenPrice && position.breakEvenPrice !== position.entryPrice) lines.push({ id: 'position:break-even', kind: 'position', role: 'break-even', side, price: toNumber(dec(position.breakEvenPrice)) });
   }
   return lines;
 }
@@ -108,9 +108,9 @@ export const orderIdOfLine = (lineId: string): string | null => (lineId.startsWi
  */
 export function stopDropProblem(order: Order, position: Position | undefined, price: number): string | null {
   if (!position?.liquidationPrice || roleOf(order) !== 'stop') return null;
-  const liq = Number(position.liquidationPrice);
-  if (position.side === 'BUY' && price <= liq) return `The stop must stay above the liquidation price ${position.liquidationPrice}`;
-  if (position.side === 'SELL' && price >= liq) return `The stop must stay below the liquidation price ${position.liquidationPrice}`;
+  const liq = dec(position.liquidationPrice);
+  if (position.side === 'BUY' && cmp(dec(price), liq) <= 0) return `The stop must stay above the liquidation price ${position.liquidationPrice}`;
+  if (position.side === 'SELL' && cmp(dec(price), liq) >= 0) return `The stop must stay below the liquidation price ${position.liquidationPrice}`;
   return null;
 }
 

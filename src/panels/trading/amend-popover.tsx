@@ -1,7 +1,11 @@
 import { Button, Group, Popover, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
+import { cmp, dec } from '../../api/contracts/decimal';
 import type { AmendOrderBody, Order } from '../../api/contracts/trading';
 import { isNumberText, snapPrice, snapQty } from './order-math';
+
+/** A valid typed value that differs from the order's, compared exactly ("65000.0" is no change from "65000"). */
+const changed = (typed: string, was: string | null): boolean => isNumberText(typed) && (was === null || cmp(dec(typed), dec(was)) !== 0);
 
 /**
  * Inline amend of an open order: its price (resting limits), trigger (waiting stops) and size, snapped
@@ -15,9 +19,9 @@ export function AmendPopover({ order, tick, step, onAmend }: { order: Order; tic
   const [qty, setQty] = useState(order.qty);
   const waiting = order.status === 'UNTRIGGERED';
   const body: AmendOrderBody = {
-    ...(order.price !== null && isNumberText(price) && Number(price) !== Number(order.price) ? { price } : {}),
-    ...(waiting && isNumberText(trigger) && Number(trigger) !== Number(order.triggerPrice) ? { triggerPrice: trigger } : {}),
-    ...(isNumberText(qty) && Number(qty) !== Number(order.qty) ? { qty } : {}),
+    ...(order.price !== null && changed(price, order.price) ? { price } : {}),
+    ...(waiting && changed(trigger, order.triggerPrice) ? { triggerPrice: trigger } : {}),
+    ...(changed(qty, order.qty) ? { qty } : {}),
   };
   return (
     <Popover opened={open} onChange={setOpen} withArrow shadow="md" position="bottom-end">

@@ -1,6 +1,7 @@
 import { Anchor, Button, Checkbox, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import type { ApiKey } from '../../api/contracts/api-keys';
+import { cmp, dec, isZero } from '../../api/contracts/decimal';
 import type { ManagedBracket } from '../../api/contracts/trading';
 import { useSetServerCustody } from '../../api/trade/managed';
 import { ActivityLogModal } from './activity-log';
@@ -20,8 +21,8 @@ export const MANAGED_DRAFT_OFF: ManagedDraft = { breakEven: false, trail: false,
 /** The body's `managed`, or null (nothing on); a problem names the field. */
 export function managedOf(d: ManagedDraft): { managed: ManagedBracket | null; problem: string | null } {
   if (!d.breakEven && !d.trail) return { managed: null, problem: null };
-  if (d.trail && (!isNumberText(d.trailValue) || Number(d.trailValue) <= 0)) return { managed: null, problem: 'Enter the trailing distance' };
-  if (d.trail && d.trailMode === 'percent' && Number(d.trailValue) >= 50) return { managed: null, problem: 'A trailing distance must be below 50%' };
+  if (d.trail && (!isNumberText(d.trailValue) || isZero(dec(d.trailValue)))) return { managed: null, problem: 'Enter the trailing distance' };
+  if (d.trail && d.trailMode === 'percent' && cmp(dec(d.trailValue), dec(50)) >= 0) return { managed: null, problem: 'A trailing distance must be below 50%' };
   return { managed: { breakEven: d.breakEven, trail: d.trail ? { mode: d.trailMode, value: d.trailValue } : null }, problem: null };
 }
 

@@ -2,7 +2,9 @@ import { Button, Checkbox, Chip, Group, NumberInput, SegmentedControl, Select, S
 import { useEffect, useMemo, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
-import { cmp, dec, fixed, isZero, mul, str } from '../../api/contracts/decimal';
+import { cmp, dec, fixed, isZero, mul, str, toNumber } from '../../api/contracts/decimal';
+import { notionalOf } from '../../api/contracts/risk';
+import { formatUsdDecimal } from '../../ui/usd-decimal';
 import type { Balance, BracketBody, LadderBody, Order, LeverageBody, MarginModeBody, PlaceOrderBody, Side, TimeInForce } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useConfig } from '../../api/config/get-config';
@@ -83,7 +85,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   // form follows, so the preview's margin and liquidation are the account's — not a remembered 10× Isolated.
   const positions = usePositions(account.tradeKey);
   const held = positions.data?.find((x) => x.symbol === s.tradingPair);
-  const heldLeverage = held ? Number(held.leverage) : null;
+  const heldLeverage = held ? toNumber(dec(held.leverage)) : null;
   const heldMode = held ? (held.marginMode === 'ISOLATED' ? 'ISOLATED' : 'CROSS') : null;
   useEffect(() => {
     if (heldLeverage !== null && heldLeverage > 0) setLeverage(heldLeverage);
@@ -148,7 +150,8 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
 
   const applyLeverage = useTradeAction(account.tradeKey, (k, body: LeverageBody) => putLeverage(k, body), 'Unable to set the leverage');
   const applyMode = useTradeAction(account.tradeKey, (k, body: MarginModeBody) => putMarginMode(k, body), 'Unable to set the margin mode');
-  const notional = isNumberText(size) && isNumberText(entryPrice) ? (terms.category === 'inverse' ? Number(size) * Number(terms.contractSize) : Number(size) * Number(terms.contractSize) * Number(entryPrice)) : null;
+  // The order's worth in USD, exact (issue 22): linear size × contract × price; inverse USD contracts × contract value.
+  const notional = isNumberText(size) && isNumberText(entryPrice) ? notionalOf({ terms, qty: size, price: entryPrice }) : null;
   const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused', (body) =>
     [temporaryOrder(account.exchange as ExchangeId, body)],
   );
@@ -306,7 +309,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           {priceField('From price', price, setPrice, 'price')}
           {priceField('To price', ladderTo, setLadderTo, 'to')}
           <Group gap={6} align="flex-end">
-            <NumberInput size="xs" w={90} label="Orders" min={2} max={50} value={ladderCount} onChange={(v) => setLadderCount(Math.max(2, Math.min(50, Number(v) || 2)))} error={errors.count} />
+            <NumberInput size="xs" w={90} label="Orders" min={2} max={50} value={ladderCount} onChange={(v) => setLadderCount(Math.max(2, Math.min(50, typeof v === 'number' ? Math.trunc(v) : 2)))} error={errors.count} />
             <SegmentedControl size="xs" value={ladderDistribution} onChange={(v) => setLadderDistribution(v as 'linear' | 'weighted')} data={[{ value: 'linear', label: 'Equal sizes' }, { value: 'weighted', label: 'Growing' }]} />
           </Group>
         </>
@@ -320,12 +323,12 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           onBlur={() => setQty(snapQty(qty, terms.stepSize))}
           error={errors.qty ?? typingProblem(qty)}
           inputMode="decimal"
-          description={notional !== null ? `≈ $${notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : undefined}
+          description={notional !== null ? `≈ $${formatUsdDecimal(notional)}` : undefined}
         />
       ) : (
         <Text size="xs" data-testid="risk-size">
           Size {p ? show(p.qty) : '—'}
-          {notional !== null ? ` ≈ $${notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : ''}
+          {notional !== null ? ` ≈ $${formatUsdDecimal(notional)}` : ''}
           {p?.clamped === 'min' ? ' (the minimum: more than the chosen risk)' : p?.clamped === 'max' ? ' (capped at the maximum)' : ''}
           {terms.category === 'inverse' && margin && isZero(dec(margin.available)) ? <Text span c="orange"> · No {margin.currency} to margin this coin-margined contract</Text> : null}
           {errors.qty ? <Text span c="red"> · {errors.qty}</Text> : null}
@@ -337,7 +340,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           {targets.map((t, i) => (
             <Group key={i} gap={4} align="flex-end" wrap="nowrap">
               {priceField(`Take-profit ${i + 1}`, t.price, (v) => setTargets((list) => list.map((x, j) => (j === i ? { ...x, price: v } : x))), `takeProfits.${i}.price`)}
-              <NumberInput size="xs" label="%" w={70} min={1} max={100} value={t.percent} onChange={(v) => setTargets((list) => list.map((x, j) => (j === i ? { ...x, percent: Number(v) || 0 } : x)))} />
+              <NumberInput size="xs" label="%" w={70} min={1} max={100} value={t.percent} onChange={(v) => setTargets((list) => list.map((x, j) => (j === i ? { ...x, percent: typeof v === 'number' ? v : 0 } : x)))} />
               <Button size="compact-xs" variant="subtle" onClick={() => isNumberText(entryPrice) && isNumberText(stop) && setTargets((list) => list.map((x, j) => (j === i ? { ...x, price: targetAtR(entryPrice, stop, i + 2, side, terms.tickSize) } : x)))}>
                 {i + 2}R
               </Button>
@@ -352,7 +355,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
             <Button size="compact-xs" variant="default" disabled={targets.length <= 1} onClick={() => setTargets((list) => list.slice(0, -1).map((x, _j, arr) => ({ ...x, percent: Math.floor(100 / arr.length) })).map((x, j, arr) => (j === arr.length - 1 ? { ...x, percent: 100 - Math.floor(100 / arr.length) * (arr.length - 1) } : x)))}>
               Remove
             </Button>
-            <NumberInput size="xs" w={90} label="Leverage" min={1} max={maxLeverage} clampBehavior="none" value={leverage} onChange={(v) => setLeverage(Number(v) || 0)} error={leverageProblem ?? undefined} />
+            <NumberInput size="xs" w={90} label="Leverage" min={1} max={maxLeverage} clampBehavior="none" value={leverage} onChange={(v) => setLeverage(typeof v === 'number' ? v : 0)} error={leverageProblem ?? undefined} />
           </Group>
         </Stack>
       ) : (
@@ -382,7 +385,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           }}
           data={[{ value: 'CROSS', label: 'Cross' }, { value: 'ISOLATED', label: 'Isolated' }]}
         />
-        {!bracket ? <NumberInput size="xs" w={90} label="Leverage" min={1} max={maxLeverage} clampBehavior="none" value={leverage} onChange={(v) => setLeverage(Number(v) || 0)} error={leverageProblem ?? undefined} /> : null}
+        {!bracket ? <NumberInput size="xs" w={90} label="Leverage" min={1} max={maxLeverage} clampBehavior="none" value={leverage} onChange={(v) => setLeverage(typeof v === 'number' ? v : 0)} error={leverageProblem ?? undefined} /> : null}
         <Button size="compact-xs" variant="default" disabled={leverageProblem !== null} loading={applyLeverage.isPending} onClick={() => applyLeverage.mutate({ symbol: s.tradingPair, leverage })}>
           Set {leverage}×
         </Button>
@@ -482,8 +485,8 @@ function usdOf(coin: string, price: string): string {
 }
 
 /** The one line above the button: what the order risks (a bracket) or is worth (any other). */
-function summaryLine(input: { bracket: boolean; preview: ReturnType<typeof preview>; currency: string; riskPercent: number; notional: number | null; sizeMode: 'risk' | 'qty' }): string {
-  const worth = input.notional !== null ? `≈ $${input.notional.toLocaleString('en-US', { maximumFractionDigits: 2 })}` : '';
+function summaryLine(input: { bracket: boolean; preview: ReturnType<typeof preview>; currency: string; riskPercent: number; notional: string | null; sizeMode: 'risk' | 'qty' }): string {
+  const worth = input.notional !== null ? `≈ $${formatUsdDecimal(input.notional)}` : '';
   if (!input.bracket) return worth || 'Enter a size';
   const p = input.preview;
   if (!p) return 'Set the entry and a stop-loss to see the risk';
