@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abs, dec, div, scaleOf, str } from '../../src/api/contracts/decimal';
 import type { Instrument } from '../../src/api/contracts/exchanges';
 
 /**
@@ -15,11 +16,24 @@ export class UpstreamFormatError extends Error {
   }
 }
 
-const decimalsOf = (s: string): number => {
-  const plain = /e-(\d+)$/i.test(s) ? Number(s).toFixed(Number(/e-(\d+)$/i.exec(s)?.[1] ?? 0)) : s;
-  const dot = plain.indexOf('.');
-  return dot < 0 ? 0 : plain.replace(/0+$/, '').length - dot - 1;
-};
+/**
+ * An amount the exchange states (a tick, a lot, a contract value) as exact decimal text: its own
+ * digits, trailing zeros dropped ("0.10" → "0.1"); a JSON number through its shortest text (BitMEX
+ * writes floats: 1e-7 → "0.0000001"). Null when it is no number, or not positive when it must be.
+ */
+function exact(v: string | number, opts: { allowZero?: boolean } = {}): string | null {
+  try {
+    const d = dec(v);
+    return d.units < 0n || (!opts.allowZero && d.units === 0n) ? null : str(d);
+  } catch {
+    return null;
+  }
+}
+
+/** Every one of an instrument's amounts is exact text, or the instrument is left out (not guessed). */
+function allExact<T extends Record<string, string | null>>(amounts: T): { [K in keyof T]: string } | null {
+  return Object.values(amounts).every((v) => v !== null) ? (amounts as { [K in keyof T]: string }) : null;
+}
 
 const num = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const n = typeof v === 'number' ? v : Number(v);
@@ -36,8 +50,8 @@ function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   return r.data;
 }
 
-/** A number's decimal count as the exchange wrote it ("0.10" → 1 after trimming; 0.5 → 1). */
-const decimals = (v: string | number): number => decimalsOf(typeof v === 'number' ? String(v) : v);
+/** A number's decimal count as the exchange wrote it ("0.10" → 1 after trimming; 0.5 → 1; 1e-7 → 7). */
+const decimals = (v: string | number): number => scaleOf(str(dec(v)));
 
 // ---------------------------------------------------------------- binance (GET /fapi/v1/exchangeInfo)
 
@@ -96,6 +110,8 @@ export function parseBinanceInstruments(body: unknown): Instrument[] {
         return r.success ? r.data : undefined;
       };
       const band = filter(binanceBand, 'PERCENT_PRICE');
+      const amounts = allExact({ tickSize: exact(price.data.tickSize), stepSize: exact(lot.data.stepSize), minQty: exact(lot.data.minQty, { allowZero: true }), maxQty: exact(lot.data.maxQty, { allowZero: true }) });
+      if (!amounts) return [];
       return [
         {
           symbol: s.symbol,
@@ -104,11 +120,8 @@ export function parseBinanceInstruments(body: unknown): Instrument[] {
           quote: s.quoteAsset,
           settle: s.marginAsset,
           category: 'linear' as const,
-          tickSize: Number(price.data.tickSize),
-          stepSize: Number(lot.data.stepSize),
-          minQty: Number(lot.data.minQty),
-          maxQty: Number(lot.data.maxQty),
-          contractValue: 1,
+          ...amounts,
+          contractValue: '1',
           precision: s.pricePrecision,
           quantityPrecision: s.quantityPrecision,
           ...limitsOf({
@@ -155,6 +168,8 @@ export function parseBybitInstrumentsPage(body: unknown): { items: Instrument[];
     const i = r.data;
     const inverse = i.contractType === 'InversePerpetual';
     if (i.status !== 'Trading' || (i.contractType !== 'LinearPerpetual' && !inverse)) return [];
+    const amounts = allExact({ tickSize: exact(i.priceFilter.tickSize), stepSize: exact(i.lotSizeFilter.qtyStep), minQty: exact(i.lotSizeFilter.minOrderQty, { allowZero: true }), maxQty: exact(i.lotSizeFilter.maxOrderQty, { allowZero: true }) });
+    if (!amounts) return [];
     return [
       {
         symbol: i.symbol,
@@ -163,12 +178,9 @@ export function parseBybitInstrumentsPage(body: unknown): { items: Instrument[];
         quote: i.quoteCoin,
         settle: i.settleCoin,
         category: inverse ? ('inverse' as const) : ('linear' as const),
-        tickSize: Number(i.priceFilter.tickSize),
-        stepSize: Number(i.lotSizeFilter.qtyStep),
-        minQty: Number(i.lotSizeFilter.minOrderQty),
-        maxQty: Number(i.lotSizeFilter.maxOrderQty),
+        ...amounts,
         // Linear qty is base coin; inverse qty is USD, one contract = 1 USD (bybit.md §3).
-        contractValue: 1,
+        contractValue: '1',
         precision: i.priceScale,
         quantityPrecision: decimals(i.lotSizeFilter.qtyStep),
         // bybit.md (order/create): at most 10 active conditional orders per symbol; 500 open orders in all.
@@ -216,12 +228,15 @@ export function parseBitmexInstruments(body: unknown): Instrument[] {
   return rows.flatMap((r) => {
     // FFWCSX = perpetual; quanto contracts (e.g. ETHUSD settled in XBT) fit neither category.
     if (r.state !== 'Open' || r.typ !== 'FFWCSX' || r.isQuanto || !r.lotSize || !r.settlCurrency || !r.multiplier) return [];
+    // Inverse: XBt per contract per 1/price → USD per contract (|multiplier| ÷ 1e8, exact). Linear: base
+    // coin per contract, 1 ÷ underlyingToPositionMultiplier (XBTUSDT: 1 ÷ 1e6 = 0.000001), exact to 18 places.
     const contractValue = r.isInverse
-      ? Math.abs(r.multiplier) / 1e8 // XBt per contract per 1/price → USD per contract
+      ? exact(str(div(abs(dec(r.multiplier)), dec(100_000_000))))
       : r.underlyingToPositionMultiplier
-        ? 1 / r.underlyingToPositionMultiplier
-        : 0;
-    if (!(contractValue > 0)) return [];
+        ? exact(str(div(dec(1), dec(r.underlyingToPositionMultiplier), 18)))
+        : null;
+    const amounts = allExact({ tickSize: exact(r.tickSize), stepSize: exact(r.lotSize), minQty: exact(r.lotSize), maxQty: exact(r.maxOrderQty ?? 0, { allowZero: true }), contractValue });
+    if (!amounts) return [];
     return [
       {
         symbol: r.symbol,
@@ -230,11 +245,7 @@ export function parseBitmexInstruments(body: unknown): Instrument[] {
         quote: r.quoteCurrency,
         settle: bitmexCurrency(r.settlCurrency),
         category: r.isInverse ? ('inverse' as const) : ('linear' as const),
-        tickSize: r.tickSize,
-        stepSize: r.lotSize,
-        minQty: r.lotSize,
-        maxQty: r.maxOrderQty ?? 0,
-        contractValue,
+        ...amounts,
         precision: decimals(r.tickSize),
         quantityPrecision: decimals(r.lotSize),
         // BitMEX allows 200 open orders per symbol (its API's order limits).
@@ -258,7 +269,7 @@ const okxItemSchema = z.object({
   instType: z.string(),
   state: z.string(),
   ctType: z.string(),
-  ctVal: num,
+  ctVal: z.union([z.string(), z.number()]),
   settleCcy: z.string(),
   tickSz: z.string(),
   lotSz: z.string(),
@@ -282,6 +293,8 @@ export function parseOkxInstruments(body: unknown): Instrument[] {
     if (i.instType !== 'SWAP' || i.state !== 'live' || (i.ctType !== 'linear' && i.ctType !== 'inverse')) return [];
     const [base, quote] = (i.instFamily || i.uly || i.instId).split('-');
     if (!base || !quote) return [];
+    const amounts = allExact({ tickSize: exact(i.tickSz), stepSize: exact(i.lotSz), minQty: exact(i.minSz, { allowZero: true }), maxQty: exact(i.maxLmtSz, { allowZero: true }), contractValue: exact(i.ctVal) });
+    if (!amounts) return [];
     return [
       {
         symbol: okxSymbol(i.instId),
@@ -290,11 +303,7 @@ export function parseOkxInstruments(body: unknown): Instrument[] {
         quote,
         settle: i.settleCcy,
         category: i.ctType,
-        tickSize: Number(i.tickSz),
-        stepSize: Number(i.lotSz),
-        minQty: Number(i.minSz),
-        maxQty: Number(i.maxLmtSz),
-        contractValue: i.ctVal,
+        ...amounts,
         precision: decimals(i.tickSz),
         quantityPrecision: decimals(i.lotSz),
         ...limitsOf({ maxLeverage: positiveNumber(i.lever) }),

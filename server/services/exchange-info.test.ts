@@ -16,11 +16,11 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
       quote: 'USDT',
       settle: 'USDT',
       category: 'linear',
-      tickSize: 0.0001,
-      stepSize: 1,
-      minQty: 1,
-      maxQty: 10000000,
-      contractValue: 1,
+      tickSize: '0.0001',
+      stepSize: '1',
+      minQty: '1',
+      maxQty: '10000000',
+      contractValue: '1',
       precision: 5,
       quantityPrecision: 0,
       // The exchange's own text: PRICE_FILTER, MIN_NOTIONAL, PERCENT_PRICE, MAX_NUM_ORDERS (no MAX_NUM_ALGO_ORDERS in the fixture).
@@ -32,7 +32,7 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
   it('bybit instruments-info page: BTCUSDT with priceScale, qtyStep, and the (empty) next cursor', () => {
     const { items, nextPageCursor } = parseBybitInstrumentsPage(fixture('bybit', 'instruments-linear.doc.json'));
     expect(nextPageCursor).toBe('');
-    expect(items[0]).toMatchObject({ symbol: 'BTCUSDT', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 1190, precision: 2, quantityPrecision: 3, category: 'linear', settle: 'USDT' });
+    expect(items[0]).toMatchObject({ symbol: 'BTCUSDT', tickSize: '0.1', stepSize: '0.001', minQty: '0.001', maxQty: '1190', precision: 2, quantityPrecision: 3, category: 'linear', settle: 'USDT' });
     expect(() => parseBybitInstrumentsPage(fixture('bybit', 'error-rate-limit.json'))).toThrow(/Too many visits/);
   });
 
@@ -45,11 +45,11 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
       quote: 'USD',
       settle: 'XBT',
       category: 'inverse',
-      tickSize: 0.5,
-      stepSize: 100,
-      minQty: 100,
-      maxQty: 10000000,
-      contractValue: 1,
+      tickSize: '0.5',
+      stepSize: '100',
+      minQty: '100',
+      maxQty: '10000000',
+      contractValue: '1',
       precision: 1,
       quantityPrecision: 0,
       limits: { maxPrice: '1000000', maxOrders: 200, maxLeverage: 100 }, // 1 ÷ initMargin 0.01
@@ -59,11 +59,24 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
   it('okx SWAP instruments: instId ↔ product symbol, ctVal as contract value', () => {
     const list = parseOkxInstruments(fixture('okx', 'instruments-swap.json'));
     expect(list.map((i) => [i.symbol, i.exchangeSymbol, i.category, i.contractValue, i.settle])).toEqual([
-      ['BTCUSDT', 'BTC-USDT-SWAP', 'linear', 0.01, 'USDT'],
-      ['BTCUSD', 'BTC-USD-SWAP', 'inverse', 100, 'BTC'],
+      ['BTCUSDT', 'BTC-USDT-SWAP', 'linear', '0.01', 'USDT'],
+      ['BTCUSD', 'BTC-USD-SWAP', 'inverse', '100', 'BTC'],
     ]);
-    expect(list[0]).toMatchObject({ base: 'BTC', quote: 'USDT', tickSize: 0.1, stepSize: 0.01, minQty: 0.01, precision: 1, quantityPrecision: 2 });
+    expect(list[0]).toMatchObject({ base: 'BTC', quote: 'USDT', tickSize: '0.1', stepSize: '0.01', minQty: '0.01', precision: 1, quantityPrecision: 2 });
     expect(() => parseOkxInstruments(fixture('okx', 'error-instrument-not-exist.json'))).toThrow(/51001/);
+  });
+
+  it('keeps every amount exact text: BitMEX floats and multipliers, OKX and Bybit digits as written', () => {
+    const row = { symbol: 'XBTUSDT', state: 'Open', typ: 'FFWCSX', underlying: 'XBT', quoteCurrency: 'USDT', settlCurrency: 'USDt', lotSize: 1000, maxOrderQty: 10000000, isQuanto: false };
+    const [linear] = parseBitmexInstruments([{ ...row, tickSize: 0.1, multiplier: 1, underlyingToPositionMultiplier: 1000000, isInverse: false }]);
+    // 1 ÷ 1e6 XBT per contract, exactly; a float would have been 0.0000010000000000000002 somewhere down the line.
+    expect(linear).toMatchObject({ tickSize: '0.1', stepSize: '1000', minQty: '1000', contractValue: '0.000001' });
+    const [tiny] = parseBitmexInstruments([{ ...row, symbol: 'PEPEUSDT', tickSize: 1e-9, multiplier: 1, underlyingToPositionMultiplier: 3, isInverse: false }]);
+    expect(tiny).toMatchObject({ tickSize: '0.000000001', contractValue: '0.333333333333333333', precision: 9 });
+    const okx = parseOkxInstruments({ code: '0', msg: '', data: [{ instId: 'SHIB-USDT-SWAP', instType: 'SWAP', state: 'live', ctType: 'linear', ctVal: '1000000', settleCcy: 'USDT', tickSz: '0.000000001', lotSz: '1', minSz: '1', maxLmtSz: '100000000', instFamily: 'SHIB-USDT' }] });
+    expect(okx[0]).toMatchObject({ tickSize: '0.000000001', contractValue: '1000000', maxQty: '100000000' });
+    // An amount that is no number leaves the instrument out rather than guessing it.
+    expect(parseOkxInstruments({ code: '0', msg: '', data: [{ instId: 'X-USDT-SWAP', instType: 'SWAP', state: 'live', ctType: 'linear', ctVal: 'abc', settleCcy: 'USDT', tickSz: '0.1', lotSz: '1', minSz: '1', maxLmtSz: '1' }] })).toEqual([]);
   });
 
   it('rejects bodies that are not the documented shape', () => {

@@ -47,21 +47,21 @@ describe.each(TEST_DRIVERS)('exchange routes in sim mode on %s', (driver) => {
       quote: 'USDT',
       settle: 'USDT',
       category: 'linear',
-      tickSize: 0.1,
-      stepSize: 0.001,
-      minQty: 0.001,
-      maxQty: 1000,
-      contractValue: 1,
+      tickSize: '0.1',
+      stepSize: '0.001',
+      minQty: '0.001',
+      maxQty: '1000',
+      contractValue: '1',
       precision: 2,
       quantityPrecision: 3,
       // What the simulator's exchangeInfo states (every leg of an order is checked against it).
       limits: { minPrice: '0.10', maxPrice: '4529764', minNotional: '100', priceBand: { up: '1.0500', down: '0.9500' }, maxOrders: 200 },
     });
     const mex = (await t.client.get('/v1/exchange-account/exchange-info/bitmex', { token: user.accessToken })).json<Instrument[]>();
-    expect(mex.find((i) => i.symbol === 'XBTUSD')).toMatchObject({ base: 'XBT', category: 'inverse', tickSize: 0.5, stepSize: 100, contractValue: 1, settle: 'XBT' });
+    expect(mex.find((i) => i.symbol === 'XBTUSD')).toMatchObject({ base: 'XBT', category: 'inverse', tickSize: '0.5', stepSize: '100', contractValue: '1', settle: 'XBT' });
     const okx = (await t.client.get('/v1/exchange-account/exchange-info/okx', { token: user.accessToken })).json<Instrument[]>();
-    expect(okx.find((i) => i.symbol === 'BTCUSDT')).toMatchObject({ exchangeSymbol: 'BTC-USDT-SWAP', category: 'linear', contractValue: 0.01, base: 'BTC' });
-    expect(okx.find((i) => i.symbol === 'BTCUSD')).toMatchObject({ exchangeSymbol: 'BTC-USD-SWAP', category: 'inverse', contractValue: 100 });
+    expect(okx.find((i) => i.symbol === 'BTCUSDT')).toMatchObject({ exchangeSymbol: 'BTC-USDT-SWAP', category: 'linear', contractValue: '0.01', base: 'BTC' });
+    expect(okx.find((i) => i.symbol === 'BTCUSD')).toMatchObject({ exchangeSymbol: 'BTC-USD-SWAP', category: 'inverse', contractValue: '100' });
   });
 
   it('exchange-info: filter and testnet query parameters', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ExchangeId } from '../../../src/api/contracts/common';
+import { dec, toNumber } from '../../../src/api/contracts/decimal';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
 import type { ScannerRow } from '../../../src/api/contracts/scanner';
 import { UpstreamFormatError } from '../exchange-info-parsers';
@@ -34,6 +35,8 @@ export function num(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** A contract's value for the scanner's statistics (volumes, open interest: floats for ranking, not money sent anywhere). */
+const contractOf = (inst: Pick<Instrument, 'contractValue'>): number => toNumber(dec(inst.contractValue));
 const times = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a * b);
 const rangePercent = (high: number | null, low: number | null): number | null => (high !== null && low !== null && low > 0 ? ((high - low) / low) * 100 : null);
 
@@ -133,7 +136,7 @@ export function okxTicker(t: Raw, inst: Instrument): Partial<TickerFields> {
   return {
     last,
     changePercent: last !== null && open !== null && open > 0 ? ((last - open) / open) * 100 : null,
-    quoteVolume: inst.category === 'inverse' ? times(num(t.vol24h), inst.contractValue) : times(num(t.volCcy24h), last),
+    quoteVolume: inst.category === 'inverse' ? times(num(t.vol24h), contractOf(inst)) : times(num(t.volCcy24h), last),
     rangePercent: rangePercent(num(t.high24h), num(t.low24h)),
   };
 }
@@ -143,7 +146,7 @@ export const okxFunding = (f: Raw): Partial<TickerFields> => ({ fundingRate: num
 
 /** `GET /api/v5/public/open-interest?instType=SWAP` item: linear `oiCcy` (base) × last; inverse `oi` × ctVal USD. */
 export function okxOpenInterest(o: Raw, inst: Instrument, last: number | null): number | null {
-  return inst.category === 'inverse' ? times(num(o.oi), inst.contractValue) : times(num(o.oiCcy), last);
+  return inst.category === 'inverse' ? times(num(o.oi), contractOf(inst)) : times(num(o.oiCcy), last);
 }
 
 const okxEnvelope = z.object({ code: z.string(), msg: z.string(), data: rawList });
@@ -197,7 +200,7 @@ export function bitmexTicker(r: Raw, inst: Instrument): Partial<TickerFields> {
     rangePercent: rangePercent(num(r.highPrice), num(r.lowPrice)),
     fundingRate: num(r.fundingRate),
     nextFundingTime: Number.isFinite(funding) ? funding : null,
-    openInterest: inst.category === 'inverse' ? times(oi, inst.contractValue) : times(times(oi, inst.contractValue), last),
+    openInterest: inst.category === 'inverse' ? times(oi, contractOf(inst)) : times(times(oi, contractOf(inst)), last),
   };
 }
 

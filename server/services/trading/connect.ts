@@ -1,6 +1,5 @@
 import WebSocket from 'ws';
 import type { ExchangeId, Network } from '../../../src/api/contracts/common';
-import { dec, str } from '../../../src/api/contracts/decimal';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
 import { BinanceTrading } from '../../exchanges/binance/trading';
 import { BybitTrading } from '../../exchanges/bybit/trading';
@@ -148,7 +147,6 @@ export class TradingConnectors {
 
 /** The exchange-info cache's instrument as the connectors take it: decimal strings, never floats. */
 export function tradingInstrument(i: Instrument): TradingInstrument {
-  const s = (n: number) => str(dec(n));
   return {
     symbol: i.symbol,
     exchangeSymbol: i.exchangeSymbol,
@@ -156,11 +154,11 @@ export function tradingInstrument(i: Instrument): TradingInstrument {
     quote: i.quote,
     settle: i.settle,
     category: i.category,
-    tickSize: s(i.tickSize),
-    stepSize: s(i.stepSize),
-    minQty: s(i.minQty),
-    maxQty: s(i.maxQty),
-    contractValue: s(i.contractValue),
+    tickSize: i.tickSize,
+    stepSize: i.stepSize,
+    minQty: i.minQty,
+    maxQty: i.maxQty,
+    contractValue: i.contractValue,
     ...(i.limits ? { limits: i.limits } : {}),
   };
 }

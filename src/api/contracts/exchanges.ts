@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { exchangeIdSchema, marketCategorySchema } from './common';
+import { decimalStringSchema } from './decimal';
 
 /**
  * `GET /v1/exchanges` item (SPEC §3, §7): the exchanges the product trades on, with SPEC's display
@@ -34,6 +35,10 @@ export const exchangeListSchema = z.array(exchangeSummarySchema);
  * ctVal on okx — 0.01 BTC for BTC-USDT-SWAP, 1e-6 XBT for BitMEX XBTUSDT); for inverse instruments
  * it is USD per contract (1 for XBTUSD and bybit BTCUSD, 100 for okx BTC-USD-SWAP).
  *
+ * **Exact.** `tickSize`, `stepSize`, `minQty`, `maxQty` and `contractValue` are decimal text, the
+ * exchange's own digits where it prints them (`"0.10"` → `"0.1"`), computed exactly where it does not
+ * (BitMEX's multipliers): a float never carries them (issue 22).
+ *
  * `precision` is the number of decimals to show prices with (the exchange's price precision, e.g.
  * 2 for binance BTCUSDT whose tick is 0.10); `quantityPrecision` the decimals of quantities.
  * `settle` is the margin/settlement currency code, upper-case (`USDT`, `BTC`, `XBT`).
@@ -45,11 +50,11 @@ export const instrumentSchema = z.object({
   quote: z.string(),
   settle: z.string(),
   category: marketCategorySchema,
-  tickSize: z.number().positive(),
-  stepSize: z.number().positive(),
-  minQty: z.number().nonnegative(),
-  maxQty: z.number().nonnegative(),
-  contractValue: z.number().positive(),
+  tickSize: decimalStringSchema(),
+  stepSize: decimalStringSchema(),
+  minQty: decimalStringSchema({ allowZero: true }),
+  maxQty: decimalStringSchema({ allowZero: true }),
+  contractValue: decimalStringSchema(),
   precision: z.number().int().nonnegative(),
   quantityPrecision: z.number().int().nonnegative(),
   /**

@@ -1,3 +1,4 @@
+import { dec, toNumber } from '../../api/contracts/decimal';
 import { Box, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { useSnapshot } from 'valtio';
@@ -69,10 +70,11 @@ export function ChartPanel({ node }: PanelProps) {
 
   const instrument = useInstrument(exchange, symbol, useTestnet);
   const tickSize = useRef(0);
-  tickSize.current = instrument?.tickSize ?? 0;
+  tickSize.current = instrument ? toNumber(dec(instrument.tickSize)) : 0;
   const precision = instrument?.precision ?? 2;
   useEffect(() => {
-    if (engine && instrument) engine.setInstrument({ tickSize: instrument.tickSize, precision: instrument.precision });
+    // The engine draws with numbers (DESIGN §8): the tick converts here, at its edge.
+    if (engine && instrument) engine.setInstrument({ tickSize: toNumber(dec(instrument.tickSize)), precision: instrument.precision });
   }, [engine, instrument]);
   useActiveChartInstrument(id, instrument);
 

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useSnapshot } from 'valtio';
+import { dec, toNumber } from '../../api/contracts/decimal';
 import type { Instrument } from '../../api/contracts/exchanges';
 import { chartLinks } from '../../state/chart-links';
 import { setChartInterval, setTradingPair, userSettings } from '../../state/user-settings';
@@ -25,15 +26,18 @@ export function useActiveChartInstrument(chartId: string, instrument: Instrument
     if (!active || !instrument || !chart) return;
     // Only for the pair the settings trade (the workstation sets it when the chart becomes active).
     if (userSettings.exchangeName !== chart.exchange || userSettings.tradingPair !== instrument.symbol) return;
-    if (userSettings.tickSize === instrument.tickSize && userSettings.stepSize === instrument.stepSize && userSettings.category === instrument.category) return;
+    // The persisted settings keep SPEC §3's numbers (user_settings v6); the instrument's exact text is
+    // what Order entry sizes with (it reads the instrument list first).
+    const n = (text: string) => toNumber(dec(text));
+    if (userSettings.tickSize === n(instrument.tickSize) && userSettings.stepSize === n(instrument.stepSize) && userSettings.category === instrument.category) return;
     setTradingPair(instrument.symbol, {
-      tickSize: instrument.tickSize,
+      tickSize: n(instrument.tickSize),
       precision: instrument.precision,
-      stepSize: instrument.stepSize,
+      stepSize: n(instrument.stepSize),
       quantityPrecision: instrument.quantityPrecision,
-      minQty: instrument.minQty,
-      maxQty: instrument.maxQty,
-      contractValue: instrument.contractValue,
+      minQty: n(instrument.minQty),
+      maxQty: n(instrument.maxQty),
+      contractValue: n(instrument.contractValue),
       category: instrument.category,
       baseAsset: instrument.base,
       quoteAsset: instrument.quote,

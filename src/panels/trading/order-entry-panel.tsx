@@ -62,14 +62,20 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const semiAuto = useFeatureFlag('FF_ENABLE_SEMI_AUTO');
   const types = TYPES.filter((t) => t.value !== 'ladder-order' || ladderOn);
   const type = (types.some((t) => t.value === s.orderType) ? s.orderType : 'bracket-order') as OrderEntryType;
-  const terms: EntryTerms = {
-    category: s.category === 'inverse' ? 'inverse' : 'linear',
-    contractSize: str(dec(s.contractValue > 0 ? s.contractValue : 1)),
-    stepSize: str(dec(s.stepSize)),
-    minQty: str(dec(s.minQty)),
-    maxQty: str(dec(s.maxQty)),
-    tickSize: str(dec(s.tickSize)),
-  };
+  // The pair's terms as the exchange states them (exact text from exchange-info, issue 22); the
+  // persisted settings' numbers only until the list has loaded.
+  const { data: instruments } = useExchangeInfo(account.exchange as ExchangeId, account.network === 'TESTNET');
+  const instrument = instruments?.find((i) => i.symbol === s.tradingPair);
+  const terms: EntryTerms = instrument
+    ? { category: instrument.category === 'inverse' ? 'inverse' : 'linear', contractSize: instrument.contractValue, stepSize: instrument.stepSize, minQty: instrument.minQty, maxQty: instrument.maxQty, tickSize: instrument.tickSize }
+    : {
+        category: s.category === 'inverse' ? 'inverse' : 'linear',
+        contractSize: str(dec(s.contractValue > 0 ? s.contractValue : 1)),
+        stepSize: str(dec(s.stepSize)),
+        minQty: str(dec(s.minQty)),
+        maxQty: str(dec(s.maxQty)),
+        tickSize: str(dec(s.tickSize)),
+      };
 
   const [side, setSide] = useState<Side>('BUY');
   const [price, setPrice] = useState('');
@@ -90,8 +96,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   useEffect(() => {
     if (heldLeverage !== null && heldLeverage > 0) setLeverage(heldLeverage);
   }, [heldLeverage]);
-  const { data: instruments } = useExchangeInfo(account.exchange as ExchangeId, account.network === 'TESTNET');
-  const maxLeverage = instruments?.find((i) => i.symbol === s.tradingPair)?.limits?.maxLeverage ?? DEFAULT_MAX_LEVERAGE[account.exchange as ExchangeId] ?? 125;
+  const maxLeverage = instrument?.limits?.maxLeverage ?? DEFAULT_MAX_LEVERAGE[account.exchange as ExchangeId] ?? 125;
   const leverageProblem = !(leverage >= 1) ? 'At least 1×' : leverage > maxLeverage ? `At most ${maxLeverage}× on ${s.tradingPair}` : null;
   const [reduceOnly, setReduceOnly] = useState(false);
   const [postOnly, setPostOnly] = useState(false);
