@@ -1,8 +1,9 @@
 import type { ExchangeId, MarketCategory } from '../../src/api/contracts/common';
 import type { Instrument } from '../../src/api/contracts/exchanges';
 import { EXCHANGE_DISPLAY_NAMES } from '../../src/api/contracts/common';
-import type { Balance, Fill, Order, OrderRole, Position, Side, TimeInForce } from '../../src/api/contracts/trading';
-import type { ExchangeCredentials, ExchangeTransport } from './transport';
+import { dec, isDecimalString, str } from '../../src/api/contracts/decimal';
+import type { Balance, Fill, Order, OrderRole, Position, Side, SymbolSettings, TimeInForce } from '../../src/api/contracts/trading';
+import { ExchangeUnreachableError, type ExchangeCredentials, type ExchangeTransport } from './transport';
 
 /**
  * The trading connectors' common face (DESIGN §3, §3.1): one per exchange, each speaking the
@@ -83,6 +84,12 @@ export interface TradingConnector {
   cancelAll(symbol: TradingInstrument): Promise<void>;
   setLeverage(symbol: TradingInstrument, leverage: number): Promise<void>;
   setMarginMode(symbol: TradingInstrument, mode: 'CROSS' | 'ISOLATED'): Promise<void>;
+  /**
+   * The symbol's leverage and margin mode as the exchange holds them for the key, with or without a
+   * position (issue 22): what its next order is margined with. A symbol never touched answers the
+   * exchange's default.
+   */
+  symbolSettings(symbol: TradingInstrument): Promise<SymbolSettings>;
 }
 
 export interface ConnectorContext {
@@ -230,6 +237,18 @@ export const splitId = (id: string): string[] =>
       return '';
     }
   });
+
+/**
+ * A leverage as the exchange printed it (`"20"`, `10`, `"12.50"`) as decimal text (`"20"`, `"10"`, `"12.5"`);
+ * anything else is an answer this server cannot read (502), never a made-up value.
+ */
+export function leverageText(exchange: ExchangeId, value: unknown): string {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!isDecimalString(text) || text.startsWith('-')) throw new ExchangeUnreachableError(exchange, `unreadable leverage ${JSON.stringify(value)}`);
+  const out = str(dec(text));
+  if (out === '0') throw new ExchangeUnreachableError(exchange, 'leverage 0');
+  return out;
+}
 
 export const isoTime = (ms: number | string): string => new Date(Number(ms)).toISOString();
 

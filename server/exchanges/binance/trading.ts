@@ -1,10 +1,11 @@
 import { dec, div, fixed } from '../../../src/api/contracts/decimal';
-import type { Balance, Fill, Order, OrderStatus, OrderType, Position } from '../../../src/api/contracts/trading';
+import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { ExchangeUnreachableError, parseJson } from '../transport';
 import {
   isConditional,
   isoTime,
   joinId,
+  leverageText,
   priceOrNull,
   RateGate,
   retryAfterMs,
@@ -403,6 +404,22 @@ export class BinanceTrading implements TradingConnector {
       if (err instanceof TradeRefusedError && err.code === '-4046') return;
       throw err;
     }
+  }
+
+  /**
+   * `GET /fapi/v2/positionRisk?symbol=` lists the symbol's row even while `positionAmt` is 0 (one-way
+   * mode: one row; hedge mode: LONG and SHORT, which share leverage and margin type): `leverage` and
+   * `marginType` ("cross" / "isolated"). A symbol never touched answers Binance's default (20×, cross).
+   */
+  async symbolSettings(inst: TradingInstrument): Promise<SymbolSettings> {
+    const rows = (await this.call('GET', '/fapi/v2/positionRisk', [['symbol', inst.exchangeSymbol]])) as Json[];
+    const row = rows.find((r) => String(r.symbol) === inst.exchangeSymbol);
+    if (!row) throw new ExchangeUnreachableError('binance', `no position risk row for ${inst.exchangeSymbol}`);
+    return {
+      symbol: inst.symbol,
+      leverage: leverageText('binance', row.leverage),
+      marginMode: String(row.marginType).toLowerCase() === 'isolated' ? 'ISOLATED' : 'CROSS',
+    };
   }
 }
 

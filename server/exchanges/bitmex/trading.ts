@@ -1,9 +1,10 @@
 import { abs, dec, div, fixed, mul, str } from '../../../src/api/contracts/decimal';
-import type { Balance, Fill, Order, OrderStatus, OrderType, Position } from '../../../src/api/contracts/trading';
+import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { ExchangeUnreachableError, parseJson } from '../transport';
 import {
   isoTime,
   joinId,
+  leverageText,
   priceOrNull,
   retryAfterMs,
   splitId,
@@ -316,5 +317,25 @@ export class BitmexTrading implements TradingConnector {
 
   async setMarginMode(inst: TradingInstrument, mode: 'CROSS' | 'ISOLATED'): Promise<void> {
     await this.call('POST', '/position/isolate', [], exactJson([['symbol', inst.exchangeSymbol], ['enabled', mode === 'ISOLATED']]));
+  }
+
+  /**
+   * `GET /api/v1/position?filter={"symbol":…}`: the symbol's row, flat or not, with `leverage` and
+   * `crossMargin` (true: cross). BitMEX lists a symbol only once the account has touched it, and
+   * neither bitmex.md nor paper-economics.md states what an untouched one uses (unverified, derived):
+   * BitMEX opens positions on cross margin (`leverage: 0` = cross is the reset), and a cross row's
+   * leverage is 1 ÷ the instrument's initial margin, i.e. the instrument's maximum (exchange-info
+   * `maxLeverage`, itself 1 ÷ `initMargin`). So without a row: cross at that maximum. (The paper venue
+   * always answers a row: an untouched symbol is cross at its default 10×.)
+   */
+  async symbolSettings(inst: TradingInstrument): Promise<SymbolSettings> {
+    const rows = (await this.call('GET', '/position', [['filter', JSON.stringify({ symbol: inst.exchangeSymbol })]])) as Json[];
+    const row = (Array.isArray(rows) ? rows : []).find((p) => String(p.symbol).toUpperCase() === inst.exchangeSymbol.toUpperCase());
+    if (!row) {
+      const max = inst.limits?.maxLeverage;
+      if (max === undefined) throw new ExchangeUnreachableError('bitmex', `no position row for ${inst.exchangeSymbol} and no maximum leverage for its default`);
+      return { symbol: inst.symbol, leverage: leverageText('bitmex', max), marginMode: 'CROSS' };
+    }
+    return { symbol: inst.symbol, leverage: leverageText('bitmex', row.leverage), marginMode: row.crossMargin === true ? 'CROSS' : 'ISOLATED' };
   }
 }

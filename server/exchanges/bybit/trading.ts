@@ -1,10 +1,11 @@
 import { add, dec, str } from '../../../src/api/contracts/decimal';
-import type { Balance, Fill, Order, OrderStatus, OrderType, Position } from '../../../src/api/contracts/trading';
+import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { ExchangeUnreachableError, parseJson } from '../transport';
 import {
   isConditional,
   isoTime,
   joinId,
+  leverageText,
   priceOrNull,
   splitId,
   TradeRefusedError,
@@ -353,5 +354,26 @@ export class BybitTrading implements TradingConnector {
   /** Bybit's unified account sets the margin mode for the whole account (trap 24), not per symbol. */
   async setMarginMode(_inst: TradingInstrument, mode: 'CROSS' | 'ISOLATED'): Promise<void> {
     await this.call('POST', '/v5/account/set-margin-mode', { setMarginMode: mode === 'ISOLATED' ? 'ISOLATED_MARGIN' : 'REGULAR_MARGIN' });
+  }
+
+  /**
+   * The leverage from `GET /v5/position/list?category=&symbol=` (with a symbol Bybit lists its row even
+   * at size 0); the margin mode from `GET /v5/account/info` `marginMode`, because on the unified
+   * account it is account-wide (trap 24) and the row's `tradeMode` is always 0 there (UTA 2.0):
+   * `ISOLATED_MARGIN` is isolated, `REGULAR_MARGIN` and `PORTFOLIO_MARGIN` cross. A row's `tradeMode` 1
+   * (classic and UTA 1.0 inverse, where it is per symbol) is isolated too. A fresh account: 10×, cross.
+   */
+  async symbolSettings(inst: TradingInstrument): Promise<SymbolSettings> {
+    const [list, info] = await Promise.all([
+      this.call('GET', '/v5/position/list', [
+        ['category', inst.category],
+        ['symbol', inst.exchangeSymbol],
+      ]),
+      this.call('GET', '/v5/account/info', []),
+    ]);
+    const row = ((list.list as Json[] | undefined) ?? []).find((p) => String(p.symbol) === inst.exchangeSymbol);
+    if (!row) throw new ExchangeUnreachableError('bybit', `no position row for ${inst.exchangeSymbol}`);
+    const isolated = info.marginMode === 'ISOLATED_MARGIN' || Number(row.tradeMode) === 1;
+    return { symbol: inst.symbol, leverage: leverageText('bybit', row.leverage), marginMode: isolated ? 'ISOLATED' : 'CROSS' };
   }
 }

@@ -1,10 +1,11 @@
 import { abs, dec, div, fixed, mul, str } from '../../../src/api/contracts/decimal';
-import type { Balance, Fill, Order, OrderStatus, OrderType, Position } from '../../../src/api/contracts/trading';
+import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { ExchangeUnreachableError, parseJson } from '../transport';
 import {
   isConditional,
   isoTime,
   joinId,
+  leverageText,
   priceOrNull,
   splitId,
   TradeRefusedError,
@@ -436,5 +437,22 @@ export class OkxTrading implements TradingConnector {
     const lever = String(info[0]?.lever ?? '10');
     await this.call('POST', '/api/v5/account/set-leverage', { instId: inst.exchangeSymbol, lever, mgnMode });
     this.ctx.prefs?.set(`mgnMode:${inst.exchangeSymbol}`, mgnMode);
+  }
+
+  /**
+   * OKX keeps a leverage per symbol and margin mode, and the mode is the order's (`tdMode`): the mode is
+   * the one this key's next orders of the symbol are sent with (the one last set, else the open
+   * position's, else cross), and the leverage `GET /api/v5/account/leverage-info?instId=&mgnMode=`
+   * answers for that mode (`lever`), position or not. A symbol never touched answers OKX's default.
+   */
+  async symbolSettings(inst: TradingInstrument): Promise<SymbolSettings> {
+    const mgnMode = await this.tdMode(inst);
+    const rows = await this.call('GET', '/api/v5/account/leverage-info', [
+      ['instId', inst.exchangeSymbol],
+      ['mgnMode', mgnMode],
+    ]);
+    const row = rows.find((r) => String(r.instId) === inst.exchangeSymbol) ?? rows[0];
+    if (!row) throw new ExchangeUnreachableError('okx', `no leverage info for ${inst.exchangeSymbol}`);
+    return { symbol: inst.symbol, leverage: leverageText('okx', row.lever), marginMode: mgnMode === 'isolated' ? 'ISOLATED' : 'CROSS' };
   }
 }

@@ -27,6 +27,8 @@ import {
   placeOrderBodySchema,
   positionSchema,
   symbolQuerySchema,
+  symbolSettingsQuerySchema,
+  symbolSettingsSchema,
   tradeCursorPageSchema,
   type Order,
 } from '../../../src/api/contracts/trading';
@@ -133,6 +135,20 @@ export const tradeRoutes: FastifyPluginAsyncZod<TradeRouteOptions> = async (app,
     const inst = req.query.symbol ? s.instrument(req.query.symbol) : undefined;
     return s.run((c) => c.positions(inst));
   });
+
+  app.get(
+    '/symbol-settings',
+    route("A symbol's leverage and margin mode as the exchange holds them for the key, with or without a position (what its next order is margined with)", {
+      params,
+      querystring: symbolSettingsQuerySchema,
+      response: { 200: symbolSettingsSchema, ...errors },
+    }),
+    async (req) => {
+      const s = await session(req);
+      const inst = s.instrument(req.query.symbol);
+      return s.run((c) => c.symbolSettings(inst));
+    },
+  );
 
   app.get('/orders', route('Open orders, waiting conditionals included', { params, querystring: symbolQuerySchema, response: { 200: z.array(orderSchema), ...errors } }), async (req) => {
     const s = await session(req);

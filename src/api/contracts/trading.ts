@@ -276,6 +276,21 @@ export type LeverageBody = z.infer<typeof leverageBodySchema>;
 export const marginModeBodySchema = z.object({ symbol: symbolSchema, marginMode: z.enum(['CROSS', 'ISOLATED']) }).strict();
 export type MarginModeBody = z.infer<typeof marginModeBodySchema>;
 
+/** `GET /v1/trade/{apiKeyId}/symbol-settings?symbol=`: the product symbol whose settings are read. */
+export const symbolSettingsQuerySchema = z.object({ symbol: symbolSchema });
+
+/**
+ * A symbol's leverage and margin mode as the exchange holds them for the key, with or without a
+ * position (issue 22): what the next order of the symbol is margined with. `symbol` is the product's
+ * symbol; `leverage` is decimal text as the exchange states it (`"20"`, `"12.5"`).
+ */
+export const symbolSettingsSchema = z.object({
+  symbol: z.string(),
+  leverage: decimalStringSchema(),
+  marginMode: z.enum(['CROSS', 'ISOLATED']),
+});
+export type SymbolSettings = z.infer<typeof symbolSettingsSchema>;
+
 /** A leg the server places when a resting entry fills (it is not on the exchange yet). */
 export const plannedLegSchema = z.object({
   role: z.enum(['stop-loss', 'take-profit']),

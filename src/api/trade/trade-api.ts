@@ -18,6 +18,7 @@ import {
   orderSchema,
   placeOrderBodySchema,
   positionSchema,
+  symbolSettingsSchema,
   tradeCursorPageSchema,
   type AmendOrderBody,
   type Balance,
@@ -31,6 +32,7 @@ import {
   type Order,
   type PlaceOrderBody,
   type Position,
+  type SymbolSettings,
 } from '../contracts/trading';
 import { httpStatus } from '../errors';
 import { retryServerErrors } from '../query-meta';
@@ -54,6 +56,8 @@ export const tradeQueryKey = {
   balance: (apiKeyId: string) => ['trade', apiKeyId, 'balance'] as const,
   positions: (apiKeyId: string) => ['trade', apiKeyId, 'positions'] as const,
   orders: (apiKeyId: string) => ['trade', apiKeyId, 'orders'] as const,
+  /** Under `all`: every trading action (leverage and margin-mode changes included) reads it again. */
+  symbolSettings: (apiKeyId: string, symbol: string) => ['trade', apiKeyId, 'symbol-settings', symbol] as const,
 };
 
 export async function getBalance(k: TradeKey): Promise<Balance> {
@@ -69,6 +73,12 @@ export async function getPositions(k: TradeKey): Promise<Position[]> {
 export async function getOpenOrders(k: TradeKey): Promise<Order[]> {
   const { data } = await http.get<unknown>(`${base(k)}/orders`, { headers: headers(k) });
   return z.array(orderSchema).parse(data);
+}
+
+/** `GET symbol-settings`: the symbol's leverage and margin mode as the exchange holds them for the key, position or not (issue 22). */
+export async function getSymbolSettings(k: TradeKey, symbol: string): Promise<SymbolSettings> {
+  const { data } = await http.get<unknown>(`${base(k)}/symbol-settings`, { headers: headers(k), params: { symbol } });
+  return symbolSettingsSchema.parse(data);
 }
 
 /** A client order id (letters and digits, 32 at most: every exchange takes it) that makes a resend of the same order harmless. */
@@ -134,6 +144,24 @@ export function useBalance(k: TradeKey | null) {
 
 export function usePositions(k: TradeKey | null) {
   return useQuery({ queryKey: tradeQueryKey.positions(k?.apiKeyId ?? ''), queryFn: () => getPositions(k!), enabled: k !== null, ...readOptions, meta: { errorMessage: 'Unable to load positions' } });
+}
+
+/**
+ * The leverage and margin mode the exchange will use for the symbol's next order, with or without a
+ * position (idle without a key or a symbol). Read again after every trading action of the key
+ * (`useTradeAction` invalidates `['trade', apiKeyId]`: `PUT leverage` and `PUT margin-mode` too), and
+ * every minute for a change made elsewhere (the exchange's own site, another device).
+ */
+export function useSymbolSettings(k: TradeKey | null, symbol: string | null) {
+  return useQuery({
+    queryKey: tradeQueryKey.symbolSettings(k?.apiKeyId ?? '', symbol ?? ''),
+    queryFn: () => getSymbolSettings(k!, symbol!),
+    enabled: k !== null && !!symbol,
+    retry: retryServerErrors,
+    staleTime: 5_000,
+    refetchInterval: 60_000,
+    meta: { errorMessage: 'Unable to read the leverage and margin mode' },
+  });
 }
 
 /**

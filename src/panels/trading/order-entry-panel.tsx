@@ -11,7 +11,7 @@ import { useConfig } from '../../api/config/get-config';
 import { useExchangeInfo } from '../../api/exchanges/get-exchange-info';
 import { fieldErrors } from '../../api/errors';
 import { useServerSettings } from '../../api/settings/get-server-settings';
-import { markLeftLive, newClientOrderId, placeBracket, usePositions, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
+import { markLeftLive, newClientOrderId, placeBracket, usePositions, useSymbolSettings, placeLadder, placeOrder, temporaryOrder, setLeverage as putLeverage, setMarginMode as putMarginMode, useBalance, useTradeAction } from '../../api/trade/trade-api';
 import { orderDraft, orderEntryActions } from '../../state/order-draft';
 import { setTradeMode, updateUserSettings, userSettings, type OrderEntryType } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
@@ -87,15 +87,18 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const [entryKind, setEntryKind] = useState<'MARKET' | 'LIMIT'>('MARKET');
   const [targets, setTargets] = useState<Array<{ price: string; percent: number }>>([{ price: '', percent: 100 }]);
   const [leverage, setLeverage] = useState(10);
-  // The account's own leverage and margin mode for the pair (issue 22): the open position's, which the
-  // form follows, so the preview's margin and liquidation are the account's — not a remembered 10× Isolated.
+  // The account's own leverage and margin mode for the pair (issue 22), read from the exchange with or
+  // without a position (the open position's while that read is on its way), which the form follows: the
+  // preview's margin and liquidation are the account's — not a remembered 10× Isolated.
   const positions = usePositions(account.tradeKey);
+  const symbolSettings = useSymbolSettings(account.tradeKey, s.tradingPair);
   const held = positions.data?.find((x) => x.symbol === s.tradingPair);
-  const heldLeverage = held ? toNumber(dec(held.leverage)) : null;
-  const heldMode = held ? (held.marginMode === 'ISOLATED' ? 'ISOLATED' : 'CROSS') : null;
+  const onAccount = symbolSettings.data ?? (held ? { leverage: held.leverage, marginMode: held.marginMode === 'ISOLATED' ? ('ISOLATED' as const) : ('CROSS' as const) } : null);
+  const accountLeverage = onAccount ? toNumber(dec(onAccount.leverage)) : null;
+  const accountMode = onAccount?.marginMode ?? null;
   useEffect(() => {
-    if (heldLeverage !== null && heldLeverage > 0) setLeverage(heldLeverage);
-  }, [heldLeverage]);
+    if (accountLeverage !== null && accountLeverage > 0) setLeverage(accountLeverage);
+  }, [accountLeverage]);
   const maxLeverage = instrument?.limits?.maxLeverage ?? DEFAULT_MAX_LEVERAGE[account.exchange as ExchangeId] ?? 125;
   const leverageProblem = !(leverage >= 1) ? 'At least 1×' : leverage > maxLeverage ? `At most ${maxLeverage}× on ${s.tradingPair}` : null;
   const [reduceOnly, setReduceOnly] = useState(false);
@@ -383,7 +386,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         <SegmentedControl
           size="xs"
           aria-label="Margin mode"
-          value={heldMode ?? (s.leverageMode === 'CROSSED' ? 'CROSS' : s.leverageMode)}
+          value={accountMode ?? (s.leverageMode === 'CROSSED' ? 'CROSS' : s.leverageMode)}
           onChange={(v) => {
             updateUserSettings({ leverageMode: v as 'CROSS' | 'ISOLATED' });
             applyMode.mutate({ symbol: s.tradingPair, marginMode: v as 'CROSS' | 'ISOLATED' });
@@ -394,9 +397,9 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         <Button size="compact-xs" variant="default" disabled={leverageProblem !== null} loading={applyLeverage.isPending} onClick={() => applyLeverage.mutate({ symbol: s.tradingPair, leverage })}>
           Set {leverage}×
         </Button>
-        {held ? (
+        {onAccount ? (
           <Text size="xs" c="dimmed" data-testid="account-leverage">
-            The position: {show(held.leverage)}× {heldMode === 'ISOLATED' ? 'isolated' : 'cross'}
+            On the account: {show(onAccount.leverage)}× {accountMode === 'ISOLATED' ? 'isolated' : 'cross'}
           </Text>
         ) : null}
       </Group>

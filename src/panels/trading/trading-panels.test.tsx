@@ -34,6 +34,9 @@ const KEY: ApiKey = {
   lastValidatedAt: null, serverCustody: false,
 };
 const balance: Balance = { currency: 'USDT', total: '10012.5', available: '9000', unrealisedPnl: '12.5', marginUsed: '1000', assets: [] };
+/** What exchange-info states for a USDT-margined pair (the terms the tests' settings also hold). */
+const linearInstrument = (symbol: string) => ({ symbol, exchangeSymbol: symbol, base: symbol.replace(/USDT$/, ''), quote: 'USDT', settle: 'USDT', category: 'linear', tickSize: '0.1', stepSize: '0.001', minQty: '0.001', maxQty: '100', contractValue: '1', precision: 1, quantityPrecision: 3 });
+
 const position = (symbol: string): Position => ({ exchange: 'binance', symbol, side: 'BUY', size: '0.01', baseQty: '0.01', notional: '650', entryPrice: '65000', markPrice: '66250', liquidationPrice: null, breakEvenPrice: '65050', unrealisedPnl: '12.5', realisedPnl: '0', leverage: '10', marginMode: 'CROSS', margin: '65', category: 'linear' });
 const order = (id: string, symbol: string): Order => ({ id, clientOrderId: null, exchange: 'binance', symbol, side: 'BUY', type: 'LIMIT', status: 'NEW', qty: '0.01', filledQty: '0', price: '60000', triggerPrice: null, avgFillPrice: null, reduceOnly: false, postOnly: false, timeInForce: 'GTC', createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), bracketId: null, role: null });
 
@@ -70,7 +73,8 @@ const adapter: AxiosAdapter = async (config) => {
   }
   if (config.url === '/v1/config') return ok(config, { marketData: 'sim', productName: 'Crypto Terminal' });
   if (config.url === `${base}/balance`) return ok(config, balance);
-  if (config.url?.startsWith('/v1/exchange-account/exchange-info/')) return ok(config, []);
+  if (config.url?.startsWith('/v1/exchange-account/exchange-info/')) return ok(config, [linearInstrument('BTCUSDT'), linearInstrument('ETHUSDT')]);
+  if (config.url === `${base}/symbol-settings`) return ok(config, { symbol: String(config.params?.symbol), leverage: '10', marginMode: 'CROSS' });
   if (config.url === `${base}/limits`) return ok(config, { funded: false, dailyLossLimit: null, lossToday: '0', locked: false, lockedUntil: null, reason: null });
   if (config.url === `${base}/positions`) return ok(config, [position('BTCUSDT'), position('ETHUSDT')]);
   if (config.url === `${base}/orders` && config.method === 'get') return ok(config, [order('o1', 'BTCUSDT'), order('o2', 'ETHUSDT')]);
@@ -545,6 +549,8 @@ describe('trading panels', () => {
     http.defaults.adapter = async (config) => {
       if (config.url === `${base}/positions`) return ok(config, [inverse]);
       if (config.url === `${base}/balance`) return ok(config, coinBalance);
+      // The coin comes from the instrument (its settle currency), not from the symbol's letters.
+      if (config.url?.startsWith('/v1/exchange-account/exchange-info/')) return ok(config, [{ symbol: 'BTCUSD', exchangeSymbol: 'BTCUSD', base: 'BTC', quote: 'USD', settle: 'BTC', category: 'inverse', tickSize: '0.5', stepSize: '1', minQty: '1', maxQty: '1000000', contractValue: '1', precision: 1, quantityPrecision: 0 }]);
       return inner(config);
     };
     renderPanel(PositionsPanel);
@@ -554,17 +560,34 @@ describe('trading panels', () => {
     expect(await screen.findByTestId('balance-assets', {}, { timeout: 5000 })).toHaveTextContent('BTC0.50000000 BTCavailable 0.49840000 BTC');
   });
 
+  it("Order entry shows the account's leverage and margin mode for the pair with no position open (read from the exchange)", async () => {
+    const base = `/v1/trade/${KEY.id}`;
+    const inner = http.defaults.adapter as AxiosAdapter;
+    http.defaults.adapter = async (config) => {
+      if (config.url === `${base}/positions`) return ok(config, []);
+      if (config.url === `${base}/symbol-settings`) return ok(config, { symbol: String(config.params?.symbol), leverage: '7', marginMode: 'ISOLATED' });
+      return inner(config);
+    };
+    Object.assign(userSettings, { orderType: 'market', leverageMode: 'CROSS', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
+    renderPanel(OrderEntryPanel);
+    const entry = await screen.findByTestId('order-entry');
+    expect(await within(entry).findByTestId('account-leverage')).toHaveTextContent('On the account: 7× isolated');
+    await waitFor(() => expect(within(entry).getByLabelText('Leverage')).toHaveValue('7'));
+    expect(within(entry).getByRole('radio', { name: 'Isolated' })).toBeChecked();
+  });
+
   it("Order entry follows the account's leverage and margin mode for the pair (the position's), and refuses a leverage above the instrument's maximum at the field", async () => {
     const base = `/v1/trade/${KEY.id}`;
     const inner = http.defaults.adapter as AxiosAdapter;
     http.defaults.adapter = async (config) => {
       if (config.url === `${base}/positions`) return ok(config, [{ ...position('BTCUSDT'), leverage: '20', marginMode: 'CROSS' }]);
+      if (config.url === `${base}/symbol-settings`) return ok(config, { symbol: 'BTCUSDT', leverage: '20', marginMode: 'CROSS' });
       return inner(config);
     };
     Object.assign(userSettings, { orderType: 'market', leverageMode: 'ISOLATED', tickSize: 0.1, stepSize: 0.001, minQty: 0.001, maxQty: 100 });
     renderPanel(OrderEntryPanel);
     const entry = await screen.findByTestId('order-entry');
-    expect(await within(entry).findByTestId('account-leverage')).toHaveTextContent('The position: 20× cross');
+    expect(await within(entry).findByTestId('account-leverage')).toHaveTextContent('On the account: 20× cross');
     await waitFor(() => expect(within(entry).getByLabelText('Leverage')).toHaveValue('20'));
     expect(within(entry).getByRole('radio', { name: 'Cross' })).toBeChecked();
     fireEvent.change(within(entry).getByLabelText('Leverage'), { target: { value: '999' } });
