@@ -112,7 +112,7 @@ export function ChartPanel({ node }: PanelProps) {
 
   const drawingCount = useChartDrawings(engine, market, { drawing: drawingOn, fib: fibOn });
   useLocalFibImport();
-  const { lines: tradeLines, dialog: tradeLineDialog } = useChartTradeLines(engine, market, tickSize);
+  const { lines: tradeLines, dialog: tradeLineDialog } = useChartTradeLines(engine, market, tickSize, instrument);
   const { createAt, lineCount } = useChartAlerts(engine, market, alertsOn, livePrice, tickSize, tradeLines);
 
   const crosshair = useRef<CrosshairInfo | null>(null);

@@ -48,12 +48,12 @@ const takeProfit = (price: string, qty: string): Order => ({
 describe('trading lines on the chart (issue 22: one exact PnL per contract kind)', () => {
   it('an OKX inverse target counts the 100 USD contract: its PnL is the Positions figure at that price, in BTC with its digits', () => {
     const pos = position({});
-    const [line] = tradeLines([takeProfit('61000', '10')], pos, { contractValue: '100' });
+    const [line] = tradeLines([takeProfit('61000', '10')], pos, { instrument: { contractValue: '100', settle: 'BTC' } });
     // The position's own unrealised PnL at the mark (61,000) — the same price as the target.
     expect(line!.pnl).toBe(Number(pos.unrealisedPnl));
     expect(line!.pnl).toBe(Number(pnlAt({ terms: { category: 'inverse', contractSize: '100' }, side: 'BUY', qty: '10', entry: '60000', exit: '61000' })));
     expect(priceLineLabel(line!)).toBe('TP SELL 10 · +0.00027322 BTC');
-    const entry = tradeLines([], pos, { contractValue: '100' }).find((l) => l.id === 'position:entry')!;
+    const entry = tradeLines([], pos, { instrument: { contractValue: '100', settle: 'BTC' } }).find((l) => l.id === 'position:entry')!;
     expect(priceLineLabel(entry)).toBe('BUY 10 · +0.00027322 BTC');
   });
 
@@ -62,5 +62,13 @@ describe('trading lines on the chart (issue 22: one exact PnL per contract kind)
     const [line] = tradeLines([{ ...takeProfit('61000', '3'), symbol: 'BTCUSDT' }], pos);
     expect(line!.pnl).toBe(30);
     expect(priceLineLabel(line!)).toBe('TP SELL 3 · +30.00');
+  });
+
+  it('the coin is the instrument’s settle currency, not a guess from the symbol (an ETH-margined ETHUSD, BitMEX XBT)', () => {
+    const eth = position({ symbol: 'ETHUSD', entryPrice: '3000', markPrice: '3000', unrealisedPnl: '0' });
+    const [line] = tradeLines([{ ...takeProfit('3100', '10'), symbol: 'ETHUSD' }], eth, { instrument: { contractValue: '10', settle: 'ETH' } });
+    expect(priceLineLabel(line!)).toMatch(/ ETH$/);
+    const xbt = tradeLines([], position({ symbol: 'XBTUSD' }), { instrument: { contractValue: '1', settle: 'XBT' } }).find((l) => l.id === 'position:entry')!;
+    expect(priceLineLabel(xbt)).toMatch(/ XBT$/);
   });
 });

@@ -1,6 +1,7 @@
 import { MANAGED_NOTE } from '../trading/format';
 import { cmp, dec, div, isZero, min, str, sub, toNumber } from '../../api/contracts/decimal';
 import { pnlAt } from '../../api/contracts/risk';
+import type { Instrument } from '../../api/contracts/exchanges';
 import type { Order, Position } from '../../api/contracts/trading';
 import type { PriceLine } from '../../engine';
 
@@ -29,18 +30,16 @@ export const linePriceOf = (o: Order): number | null => {
   return p === null ? null : toNumber(dec(p));
 };
 
-/** The coin of an inverse position (XBTUSD → XBT, OKX BTCUSD → BTC), for the label's unit. */
-const coinOf = (symbol: string) => (symbol.startsWith('XBT') ? 'XBT' : symbol.replace(/USD.*$/, '') || symbol);
 
 /**
  * PnL of `qty` of the position closed at the line's price, exact from the shared contract function
  * (`pnlAt`, the same as Positions and the server), with the contract value (an OKX inverse contract
  * is 100 USD) — a number only at the engine's edge. Linear in the quote, inverse in the coin.
  */
-function pnlLine(position: Position, price: string, qty: string, contractValue: string): Pick<PriceLine, 'pnl' | 'pnlDecimals' | 'pnlUnit'> {
+function pnlLine(position: Position, price: string, qty: string, contractValue: string, settle: string): Pick<PriceLine, 'pnl' | 'pnlDecimals' | 'pnlUnit'> {
   const terms = { category: position.category === 'inverse' ? ('inverse' as const) : ('linear' as const), contractSize: contractValue };
   const pnl = toNumber(dec(pnlAt({ terms, side: position.side, qty, entry: position.entryPrice, exit: price })));
-  return position.category === 'inverse' ? { pnl, pnlDecimals: 8, pnlUnit: coinOf(position.symbol) } : { pnl };
+  return position.category === 'inverse' ? { pnl, pnlDecimals: 8, ...(settle ? { pnlUnit: settle } : {}) } : { pnl };
 }
 
 /** Contract value of a position: linear base coin per unit (baseQty ÷ size); inverse the instrument's (USD per contract). */
@@ -58,10 +57,17 @@ function contractValueOf(position: Position, inverseContractValue: string | unde
 export function tradeLines(
   orders: readonly Order[],
   position: Position | undefined,
-  opts: { closePosition?: boolean; managed?: ReadonlySet<string>; /** USD per contract of the pair when it is inverse (OKX BTC-USD-SWAP: 100). */ contractValue?: string } = {},
+  opts: {
+    closePosition?: boolean;
+    managed?: ReadonlySet<string>;
+    /** The pair's instrument as exchange-info states it: USD per contract when inverse (OKX BTC-USD-SWAP: 100), and the margin coin. */
+    instrument?: Pick<Instrument, 'contractValue' | 'settle'>;
+  } = {},
 ): PriceLine[] {
   const lines: PriceLine[] = [];
-  const cv = position ? contractValueOf(position, opts.contractValue) : '1';
+  // The coin PnL is counted in: the instrument's settle currency (XBT, BTC, ETH…), never guessed from the symbol.
+  const settle = opts.instrument?.settle ?? '';
+  const cv = position ? contractValueOf(position, opts.instrument?.contractValue) : '1';
   for (const o of orders) {
     const price = linePriceOf(o);
     if (price === null) continue;
@@ -74,7 +80,7 @@ export function tradeLines(
       side: o.side === 'BUY' ? 'buy' : 'sell',
       price,
       size,
-      ...(closes ? pnlLine(position, (o.triggerPrice ?? o.price)!, str(min(sub(dec(o.qty), dec(o.filledQty)), dec(position.size))), cv) : {}),
+      ...(closes ? pnlLine(position, (o.triggerPrice ?? o.price)!, str(min(sub(dec(o.qty), dec(o.filledQty)), dec(position.size))), cv, settle) : {}),
       draggable: o.status !== 'TEMPORARY',
       closable: o.status !== 'TEMPORARY',
       ...(o.bracketId && opts.managed?.has(o.bracketId) ? { note: MANAGED_NOTE } : {}),
@@ -91,7 +97,7 @@ export function tradeLines(
       size: toNumber(dec(position.size)),
       // The exchange's own figure, as Positions shows it.
       pnl: toNumber(dec(position.unrealisedPnl)),
-      ...(position.category === 'inverse' ? { pnlDecimals: 8, pnlUnit: coinOf(position.symbol) } : {}),
+      ...(position.category === 'inverse' ? { pnlDecimals: 8, ...(settle ? { pnlUnit: settle } : {}) } : {}),
       ...(opts.closePosition ? { closable: true } : {}),
     });
     if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: toNumber(dec(position.liquidationPrice)) });

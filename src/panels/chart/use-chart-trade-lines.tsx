@@ -5,6 +5,7 @@ import type { ChartEngine, PriceLine } from '../../engine';
 import { useManagedBracketIds } from '../../api/trade/managed';
 import { amendOrder, cancelOrder, closePosition, useOpenOrders, usePositions, useTradeAction } from '../../api/trade/trade-api';
 import { dec, roundToStep, str } from '../../api/contracts/decimal';
+import type { Instrument } from '../../api/contracts/exchanges';
 import type { AmendOrderBody, ClosePositionBody } from '../../api/contracts/trading';
 import { userSettings } from '../../state/user-settings';
 import { toastError } from '../../ui/toast';
@@ -26,6 +27,8 @@ export function useChartTradeLines(
   engine: ChartEngine | null,
   market: { exchange: string; symbol: string },
   tickSize: { readonly current: number },
+  /** The chart pair's instrument (exchange-info): its contract value and margin coin for the lines' PnL. */
+  instrument?: Pick<Instrument, 'contractValue' | 'settle'>,
 ): { lines: readonly PriceLine[]; dialog: ReactNode } {
   const account = useTradingAccount();
   const settings = useSnapshot(userSettings);
@@ -39,11 +42,9 @@ export function useChartTradeLines(
   const closeFromChart = settings.allowPositionClose;
   const managed = useManagedBracketIds(shown?.apiKeyId ?? null);
   // `version` makes a new array after a refused drag, so the engine redraws the line where it was.
-  // The traded pair's contract value (settings hold the instrument of the pair Order entry trades).
-  const contractValue = settings.tradingPair === market.symbol && settings.contractValue > 0 ? String(settings.contractValue) : undefined;
   const lines = useMemo(
-    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart, managed, contractValue }) : []),
-    [shown, mine, position, version, closeFromChart, managed, contractValue],
+    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart, managed, instrument }) : []),
+    [shown, mine, position, version, closeFromChart, managed, instrument],
   );
   const state = useRef({ mine, position });
   state.current = { mine, position };

@@ -30,12 +30,12 @@ export function money(value: string, currency: string): string {
 /**
  * A position's PnL in its own currency with the digits it needs (issue 22): a coin-margined
  * (inverse) position's in its coin to 8 decimals ("+0.00027322 BTC", never "0"), a linear one's in
- * the quote to 2 ("+30.00 USDT").
+ * the quote to 2 ("+30.00 USDT"). `currency` is the instrument's settle currency (exchange-info);
+ * unknown (the list not loaded), the amount stands alone rather than under a guessed name.
  */
-export function pnlText(p: { category: string; symbol: string }, value: string): string {
+export function pnlText(p: { category: string }, value: string, currency = ''): string {
   if (!SHOWABLE.test(value.trim())) return '—';
   const inverse = p.category === 'inverse';
-  const currency = inverse ? (p.symbol.startsWith('XBT') ? 'XBT' : p.symbol.replace(/USD.*$/, '')) : (/(USDT|USDC|USD)$/.exec(p.symbol)?.[1] ?? '');
   const v = dec(value);
   const digits = fixed(v, inverse ? 8 : 2);
   return `${v.units > 0n ? '+' : ''}${digits}${currency ? ` ${currency}` : ''}`;

@@ -41,6 +41,7 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
     const i = instruments?.find((x) => x.symbol === symbol);
     return i ? str(dec(i.tickSize)) : symbol === s.tradingPair ? str(dec(s.tickSize)) : null;
   };
+  const settleOf = (symbol: string) => instruments?.find((x) => x.symbol === symbol)?.settle ?? '';
   const rows = (positions.data ?? []).filter((p) => !s.hideOtherSymbolsPositions || p.symbol === s.tradingPair);
   if (!positions.data) return <Text size="sm" c="dimmed">{positions.isError ? 'Positions could not be read.' : 'Reading positions…'}</Text>;
   if (!rows.length) return <Text size="sm" c="dimmed" data-testid="no-positions">No open positions</Text>;
@@ -86,9 +87,9 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
               <Table.Td>{showPrice(p.liquidationPrice, tickOf(p.symbol))}</Table.Td>
               <Table.Td>{showPrice(p.breakEvenPrice, tickOf(p.symbol))}</Table.Td>
               <Table.Td c={p.unrealisedPnl.startsWith('-') ? 'red' : 'teal'} data-testid="position-pnl">
-                {pnlText(p, p.unrealisedPnl)} ({pnlPercent(p.unrealisedPnl, p.margin)})
+                {pnlText(p, p.unrealisedPnl, settleOf(p.symbol))} ({pnlPercent(p.unrealisedPnl, p.margin)})
               </Table.Td>
-              <Table.Td>{pnlText(p, p.realisedPnl)}</Table.Td>
+              <Table.Td>{pnlText(p, p.realisedPnl, settleOf(p.symbol))}</Table.Td>
               <Table.Td>{show(p.leverage)}×</Table.Td>
               <Table.Td>{p.marginMode === 'ISOLATED' ? 'Isolated' : 'Cross'}</Table.Td>
               <Table.Td onClick={(e) => e.stopPropagation()}>{closeButtons(p)}</Table.Td>
