@@ -24,8 +24,13 @@ export interface TradingInstrument {
   stepSize: string;
   minQty: string;
   maxQty: string;
-  /** Base coin (linear) or USD (inverse) per contract; 1 when the order unit is the base coin. */
+  /**
+   * Base coin (linear) or USD (inverse) per contract; 1 when the order unit is the base coin. Quanto:
+   * the settle coin per contract per 1 quote move (BitMEX ETHUSD: 0.000001 XBT).
+   */
   contractValue: string;
+  /** BitMEX quanto (ETHUSD): linear in price, settled in `settle` (XBT); see `Instrument.quanto`. */
+  quanto?: boolean;
   /** What else the exchange states (price bounds, minimum value, price band, open-order caps): `Instrument.limits`. */
   limits?: Instrument['limits'];
 }

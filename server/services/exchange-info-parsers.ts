@@ -226,11 +226,12 @@ const bitmexCurrency = (c: string) => c.toUpperCase();
 export function parseBitmexInstruments(body: unknown): Instrument[] {
   const rows = parse(bitmexSchema, body, 'bitmex instrument/active');
   return rows.flatMap((r) => {
-    // FFWCSX = perpetual; quanto contracts (e.g. ETHUSD settled in XBT) fit neither category.
-    if (r.state !== 'Open' || r.typ !== 'FFWCSX' || r.isQuanto || !r.lotSize || !r.settlCurrency || !r.multiplier) return [];
-    // Inverse: XBt per contract per 1/price → USD per contract (|multiplier| ÷ 1e8, exact). Linear: base
-    // coin per contract, 1 ÷ underlyingToPositionMultiplier (XBTUSDT: 1 ÷ 1e6 = 0.000001), exact to 18 places.
-    const contractValue = r.isInverse
+    // FFWCSX = perpetual.
+    if (r.state !== 'Open' || r.typ !== 'FFWCSX' || !r.lotSize || !r.settlCurrency || !r.multiplier) return [];
+    // Inverse: XBt per contract per 1/price → USD per contract (|multiplier| ÷ 1e8, exact). Quanto (ETHUSD,
+    // settled in XBT): satoshi per contract per 1 USD of price → XBT (100 → 0.000001), linear in the price.
+    // Linear: base coin per contract, 1 ÷ underlyingToPositionMultiplier (XBTUSDT: 1 ÷ 1e6 = 0.000001).
+    const contractValue = r.isInverse || r.isQuanto
       ? exact(str(div(abs(dec(r.multiplier)), dec(100_000_000))))
       : r.underlyingToPositionMultiplier
         ? exact(str(div(dec(1), dec(r.underlyingToPositionMultiplier), 18)))
@@ -246,6 +247,7 @@ export function parseBitmexInstruments(body: unknown): Instrument[] {
         settle: bitmexCurrency(r.settlCurrency),
         category: r.isInverse ? ('inverse' as const) : ('linear' as const),
         ...amounts,
+        ...(r.isQuanto && !r.isInverse ? { quanto: true as const } : {}),
         precision: decimals(r.tickSize),
         quantityPrecision: decimals(r.lotSize),
         // BitMEX allows 200 open orders per symbol (its API's order limits).

@@ -73,6 +73,10 @@ describe('exchange-info parsers (the fixtures = the exchanges’ wire formats)',
     expect(linear).toMatchObject({ tickSize: '0.1', stepSize: '1000', minQty: '1000', contractValue: '0.000001' });
     const [tiny] = parseBitmexInstruments([{ ...row, symbol: 'PEPEUSDT', tickSize: 1e-9, multiplier: 1, underlyingToPositionMultiplier: 3, isInverse: false }]);
     expect(tiny).toMatchObject({ tickSize: '0.000000001', contractValue: '0.333333333333333333', precision: 9 });
+    // A quanto (ETHUSD, priced in USD, settled in XBT): linear, 100 satoshi per contract per USD → 0.000001 XBT.
+    const [quanto] = parseBitmexInstruments([{ ...row, symbol: 'ETHUSD', underlying: 'ETH', quoteCurrency: 'USD', settlCurrency: 'XBt', tickSize: 0.05, lotSize: 1, multiplier: 100, underlyingToPositionMultiplier: null, isQuanto: true, isInverse: false }]);
+    expect(quanto).toMatchObject({ symbol: 'ETHUSD', category: 'linear', quanto: true, settle: 'XBT', contractValue: '0.000001', tickSize: '0.05', stepSize: '1' });
+    expect(linear.quanto).toBeUndefined();
     const okx = parseOkxInstruments({ code: '0', msg: '', data: [{ instId: 'SHIB-USDT-SWAP', instType: 'SWAP', state: 'live', ctType: 'linear', ctVal: '1000000', settleCcy: 'USDT', tickSz: '0.000000001', lotSz: '1', minSz: '1', maxLmtSz: '100000000', instFamily: 'SHIB-USDT' }] });
     expect(okx[0]).toMatchObject({ tickSize: '0.000000001', contractValue: '1000000', maxQty: '100000000' });
     // An amount that is no number leaves the instrument out rather than guessing it.

@@ -159,6 +159,7 @@ export function tradingInstrument(i: Instrument): TradingInstrument {
     minQty: i.minQty,
     maxQty: i.maxQty,
     contractValue: i.contractValue,
+    ...(i.quanto ? { quanto: true } : {}),
     ...(i.limits ? { limits: i.limits } : {}),
   };
 }

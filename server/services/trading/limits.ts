@@ -84,10 +84,18 @@ export async function tradeLimitsStatus(db: Db, s: TradeSession): Promise<TradeL
 
 const coinSettled = (currency: string) => /^(BTC|XBT|XBt)$/.test(currency);
 
-/** USD value of an order size at `price`: linear size × contract value × price; inverse: USD contracts. */
-export function notionalUsd(inst: TradingInstrument, qty: Decimal, price: Decimal): Decimal {
-  return inst.category === 'inverse' ? mul(qty, dec(inst.contractValue)) : mul(mul(qty, dec(inst.contractValue)), price);
+/**
+ * USD value of an order size at `price`: linear size × contract value × price; inverse: USD contracts.
+ * Quanto (BitMEX ETHUSD): size × contract value × price is XBT, times `settleUsd` (XBT's USD price).
+ */
+export function notionalUsd(inst: TradingInstrument, qty: Decimal, price: Decimal, settleUsd: Decimal = dec(1)): Decimal {
+  if (inst.category === 'inverse') return mul(qty, dec(inst.contractValue));
+  const value = mul(mul(qty, dec(inst.contractValue)), price);
+  return inst.quanto ? mul(value, settleUsd) : value;
 }
+
+/** The BitMEX instrument whose last price is XBT's in USD: a quanto contract's money is XBT. */
+const XBT_USD = 'XBTUSD';
 
 export function fundedLimits(settings: Limits, deps: FundedLimitsDeps): LimitsCheck {
   const refuse = (violations: TradeSettingsViolation[]) => {
@@ -106,12 +114,15 @@ export function fundedLimits(settings: Limits, deps: FundedLimitsDeps): LimitsCh
       const current = positions.find((p) => p.symbol === inst.symbol);
       const signed = (side: Side, q: string) => (side === 'BUY' ? dec(q) : neg(dec(q)));
       const after = add(current ? signed(current.side, current.size) : dec(0), signed(intent.side, intent.qty));
-      const usd = (amount: Decimal, currency: string) => (coinSettled(currency) ? mul(amount, price) : amount);
+      // A coin amount in USD at the coin's price: the instrument's own for inverse contracts; for a quanto
+      // (priced in USD, settled in XBT) XBT's, not the contract's underlying's.
+      const coinUsd = inst.quanto ? dec(await s.run((c) => c.lastPrice(s.instrument(XBT_USD)))) : price;
+      const usd = (amount: Decimal, currency: string) => (coinSettled(currency) ? mul(amount, coinUsd) : amount);
       const risk = intent.stop === null ? null : dec(riskOf({ terms: { category: inst.category === 'inverse' ? 'inverse' : 'linear', contractSize: inst.contractValue }, qty: intent.qty, entry: str(price), stop: intent.stop }));
       refuse(
         checkOrderAgainstTradeSettings(others, {
           symbol: inst.symbol,
-          positionNotional: str(abs(notionalUsd(inst, after, price))),
+          positionNotional: str(abs(notionalUsd(inst, after, price, coinUsd))),
           leverage: current ? current.leverage : undefined,
           riskAmount: risk === null ? null : str(usd(risk, inst.category === 'inverse' ? inst.base : inst.settle)),
           balance: str(usd(dec(balance.total), balance.currency)),

@@ -3,7 +3,7 @@ import { dec, fixed, mul, str } from '../../../src/api/contracts/decimal';
 import type { Fill } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import type { ApiKeyRow } from '../../db/schema-api-keys';
-import type { TradingInstrument } from '../../exchanges/trading';
+import type { TradingConnector, TradingInstrument } from '../../exchanges/trading';
 import { recordFills, type RecordFill } from '../fills';
 import { notionalUsd } from './limits';
 
@@ -18,6 +18,12 @@ export function fillExternalId(apiKey: string, inst: TradingInstrument, fill: Fi
   return `${inst.exchangeSymbol}:${fill.id}:${account}`;
 }
 
+/** XBT's USD price on the key's exchange (BitMEX XBTUSD), for quanto amounts; undefined where there is no such pair. */
+export function xbtUsdOf(connector: Pick<TradingConnector, 'lastPrice'>, bySymbol: ReadonlyMap<string, TradingInstrument>): (() => Promise<string>) | undefined {
+  const xbt = bySymbol.get('XBTUSD');
+  return xbt ? () => connector.lastPrice(xbt) : undefined;
+}
+
 /** Coin-settled amounts (inverse contracts, BitMEX XBt): fee and realised PnL are in the coin, not in USD. */
 const COIN = /^(BTC|XBT|XBt)$/;
 
@@ -27,14 +33,26 @@ const PNL_SCALE = 12;
 /**
  * Also keeps the key and the fill's realised PnL in USD, exact (the funded users' day ledger,
  * `day-ledger.ts`): an exchange states it in the settlement currency, so a coin amount is converted
- * at the fill's own price (the XBT/USD rate for the XBT-settled contracts this applies to).
+ * at the fill's own price (the XBT/USD rate for the XBT-settled inverse contracts). A quanto fill
+ * (BitMEX ETHUSD: priced in USD, settled in XBT) is converted at XBT's price, which `xbtUsd` reads.
  */
-export async function recordSeenFills(db: Db, key: ApiKeyRow, apiKey: string, inst: TradingInstrument, fills: readonly Fill[]): Promise<number> {
+export async function recordSeenFills(
+  db: Db,
+  key: ApiKeyRow,
+  apiKey: string,
+  inst: TradingInstrument,
+  fills: readonly Fill[],
+  xbtUsd?: () => Promise<string>,
+): Promise<number> {
   if (!fills.length) return 0;
+  if (inst.quanto && !xbtUsd) throw new Error(`${inst.symbol} is a quanto contract: its fills need XBT's USD price`);
+  const xbt = inst.quanto && xbtUsd ? dec(await xbtUsd()) : null;
   const rows: RecordFill[] = fills.map((f) => {
     const price = dec(f.price);
-    const usd = notionalUsd(inst, dec(f.qty), price);
-    const coin = inst.category === 'inverse' || COIN.test(f.feeCurrency);
+    // The coin's USD price: a quanto's settle coin is XBT, not what the contract prices.
+    const coinPrice = xbt ?? price;
+    const usd = notionalUsd(inst, dec(f.qty), price, coinPrice);
+    const coin = inst.category === 'inverse' || inst.quanto === true || COIN.test(f.feeCurrency);
     const realised = dec(f.realisedPnl);
     return {
       userId: key.userId,
@@ -46,8 +64,8 @@ export async function recordSeenFills(db: Db, key: ApiKeyRow, apiKey: string, in
       qty: str(dec(f.qty)),
       price: str(price),
       notionalUsd: str(usd),
-      feeUsd: str(coin ? mul(dec(f.fee), price) : dec(f.fee)),
-      realisedPnlUsd: fixed(coin ? mul(realised, price) : realised, PNL_SCALE),
+      feeUsd: str(coin ? mul(dec(f.fee), coinPrice) : dec(f.fee)),
+      realisedPnlUsd: fixed(coin ? mul(realised, coinPrice) : realised, PNL_SCALE),
       apiKeyId: key.id,
       time: new Date(f.time),
       externalId: fillExternalId(apiKey, inst, f),

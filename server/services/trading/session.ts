@@ -11,7 +11,7 @@ import type { ExchangeInfoService } from '../exchange-info';
 import type { KeyPasswordLimiter } from '../key-password-limit';
 import { tradingInstrument, type TradingConnectors } from './connect';
 import { tagOrder } from './ids';
-import { recordSeenFills } from './record';
+import { recordSeenFills, xbtUsdOf } from './record';
 
 /**
  * One trading call's view of a stored key (DESIGN §3.2): the owner's key, opened with the key password
@@ -59,7 +59,7 @@ export async function openTradeSession(deps: TradeSessionDeps, ownerId: string, 
       return inst;
     },
     run: (fn) => runExchange(fn, connector, creds),
-    record: (inst, fills) => recordSeenFills(deps.db, key, creds.apiKey, inst, fills),
+    record: (inst, fills) => recordSeenFills(deps.db, key, creds.apiKey, inst, fills, xbtUsdOf(connector, bySymbol)),
     credentials: () => creds,
   };
 }

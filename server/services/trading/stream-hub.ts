@@ -5,7 +5,7 @@ import type { ExchangeCredentials } from '../../exchanges/transport';
 import type { ExchangeInfoService } from '../exchange-info';
 import { AccountStream, type StreamSubscriber } from './account-stream';
 import { tradingInstrument, type TradingConnectors } from './connect';
-import { recordSeenFills } from './record';
+import { recordSeenFills, xbtUsdOf } from './record';
 
 /**
  * The server's account streams: one per key, however many tabs subscribe (DESIGN §3.3). The last
@@ -39,13 +39,15 @@ export class TradeStreamHub {
     const { connectors } = this.deps;
     const instruments = (await this.deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
     const ctx = connectors.context(key, creds, instruments);
+    const connector = connectors.connector(key.exchange, ctx);
+    const xbtUsd = xbtUsdOf(connector, new Map(instruments.map((i) => [i.symbol.toUpperCase(), i])));
     const stream = new AccountStream({
       key,
       ctx,
-      connector: connectors.connector(key.exchange, ctx),
+      connector,
       driver: connectors.driver(key.exchange),
       open: connectors.opener(key.exchange, key.network),
-      record: (inst, fills) => recordSeenFills(this.deps.db, key, creds.apiKey, inst, fills),
+      record: (inst, fills) => recordSeenFills(this.deps.db, key, creds.apiKey, inst, fills, xbtUsd),
       log: this.deps.log,
       backoffMs: this.deps.backoffMs,
     });

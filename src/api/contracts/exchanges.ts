@@ -58,6 +58,13 @@ export const instrumentSchema = z.object({
   precision: z.number().int().nonnegative(),
   quantityPrecision: z.number().int().nonnegative(),
   /**
+   * A quanto contract (BitMEX ETHUSD): priced in the quote (USD), margined and settled in `settle`
+   * (XBT), whatever the base. `category` is `linear` (value and PnL are linear in the price) and
+   * `contractValue` is the settle coin per contract per 1 quote move (ETHUSD: multiplier 100 satoshi
+   * = 0.000001 XBT): PnL = qty × contractValue × (exit − entry) XBT. Absent for every other contract.
+   */
+  quanto: z.literal(true).optional(),
+  /**
    * What else the exchange states about orders, as its own decimal text (absent when it states
    * nothing): the price bounds, the minimum order value (quote currency, linear; reduce-only orders
    * are exempt), the band a limit price must keep from the mark (Binance PERCENT_PRICE: a buy at most

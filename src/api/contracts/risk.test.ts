@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { dec, div, str } from './decimal';
 import { estimatedLiquidationPrice, marginRequired, pnlAt, riskOf, rMultiple, sizeFromRisk, type InstrumentTerms } from './risk';
 
 const BTCUSDT: InstrumentTerms = { category: 'linear', contractSize: '1', stepSize: '0.001', minQty: '0.001', maxQty: '1000' };
 const OKX_BTC_USDT_SWAP: InstrumentTerms = { category: 'linear', contractSize: '0.01', stepSize: '0.01', minQty: '0.01', maxQty: '10000' };
 const XBTUSD: InstrumentTerms = { category: 'inverse', contractSize: '1', stepSize: '100', minQty: '100', maxQty: '10000000' };
+/** BitMEX quanto ETHUSD: priced in USD, settled in XBT, 100 satoshi (0.000001 XBT) per contract per 1 USD. */
+const ETHUSD_QUANTO: InstrumentTerms = { category: 'linear', contractSize: '0.000001', stepSize: '1', minQty: '1', maxQty: '10000000' };
 
 describe('risk sizing (DESIGN §3.4)', () => {
   it('linear: 10,000 USDT × 1.5% ÷ |65,000 − 64,000| = 0.15 BTC', () => {
@@ -83,5 +86,22 @@ describe('PnL at a price, per contract kind (issue 22)', () => {
       { numRuns: 200, seed: 22 },
     );
   });
-});
 
+  it('quanto (BitMEX ETHUSD) is BitMEX\'s formula: PnL in XBT = qty × multiplier (satoshi) × (exit − entry) ÷ 1e8', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 20_000, max: 200_000 }), fc.integer({ min: 20_000, max: 200_000 }), (qty, entry20, exit20) => {
+        // Prices on the 0.05 tick, multiplier 100 satoshi: BitMEX's quanto value is qty × multiplier × price satoshi.
+        const entry = (entry20 / 20).toFixed(2);
+        const exit = (exit20 / 20).toFixed(2);
+        const satoshi = BigInt(qty) * 100n * (BigInt(exit20) - BigInt(entry20)); // ×20 for the tick, so ÷20 below
+        const expected = str(div(dec(satoshi), dec(20 * 100_000_000), 18));
+        expect(pnlAt({ terms: ETHUSD_QUANTO, side: 'BUY', qty: String(qty), entry, exit })).toBe(expected);
+      }),
+      { numRuns: 200, seed: 23 },
+    );
+    // Sized from an XBT balance: 0.5 XBT × 1 % ÷ (|3000 − 2970| × 0.000001 XBT) = 166.67 → 166 contracts, risking 0.00498 XBT.
+    expect(sizeFromRisk({ terms: ETHUSD_QUANTO, balance: '0.5', riskPercent: 1, entry: '3000', stop: '2970' })).toMatchObject({ qty: '166', riskAmount: '0.00498' });
+    // 1000 contracts at 3000: 1000 × 100 sat × 3000 = 3 XBT of value, 0.3 XBT of margin at 10×.
+    expect(marginRequired({ terms: ETHUSD_QUANTO, qty: '1000', price: '3000', leverage: 10 })).toBe('0.3');
+  });
+});

@@ -8,8 +8,17 @@ import type { Side } from './trading';
  * contracts of `contractSize` base (OKX linear, BitMEX XBTUSDT), or USD contracts (inverse).
  */
 export interface InstrumentTerms {
+  /**
+   * The contract kinds: `linear` — value and PnL linear in the price, in the settle currency (USDT
+   * contracts, and BitMEX quanto ETHUSD, whose settle currency is XBT); `inverse` — USD contracts
+   * settled in the coin, value = size ÷ price.
+   */
   category: 'linear' | 'inverse';
-  /** Linear: base coin per order unit (1 on Binance/Bybit, ctVal on OKX). Inverse: USD per contract. */
+  /**
+   * Linear: base coin per order unit (1 on Binance/Bybit, ctVal on OKX); quanto: the settle coin per
+   * contract per 1 quote move (ETHUSD: 0.000001 XBT, BitMEX's multiplier 100 satoshi) — one formula,
+   * qty × contractSize × price, in the settle currency. Inverse: USD per contract.
+   */
   contractSize: string;
   stepSize: string;
   minQty: string;

@@ -71,4 +71,12 @@ describe('trading lines on the chart (issue 22: one exact PnL per contract kind)
     const xbt = tradeLines([], position({ symbol: 'XBTUSD' }), { instrument: { contractValue: '1', settle: 'XBT' } }).find((l) => l.id === 'position:entry')!;
     expect(priceLineLabel(xbt)).toMatch(/ XBT$/);
   });
+
+  it('a BitMEX quanto (ETHUSD, settled in XBT): qty × 0.000001 XBT × move, with satoshis and its coin', () => {
+    const eth = position({ symbol: 'ETHUSD', category: 'linear', size: '1000', baseQty: '0.001', entryPrice: '3000', markPrice: '3000', unrealisedPnl: '0' });
+    const [line] = tradeLines([{ ...takeProfit('3100', '1000'), symbol: 'ETHUSD' }], eth, { instrument: { contractValue: '0.000001', settle: 'XBT', quanto: true } });
+    // 1000 contracts × 100 satoshi × 100 USD = 0.1 XBT.
+    expect(line!.pnl).toBe(0.1);
+    expect(priceLineLabel(line!)).toBe('TP SELL 1000 · +0.10000000 XBT');
+  });
 });

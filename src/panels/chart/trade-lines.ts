@@ -36,15 +36,20 @@ export const linePriceOf = (o: Order): number | null => {
  * (`pnlAt`, the same as Positions and the server), with the contract value (an OKX inverse contract
  * is 100 USD) — a number only at the engine's edge. Linear in the quote, inverse in the coin.
  */
-function pnlLine(position: Position, price: string, qty: string, contractValue: string, settle: string): Pick<PriceLine, 'pnl' | 'pnlDecimals' | 'pnlUnit'> {
+/** `coin`: the settle coin when the PnL is counted in a coin (inverse, quanto), else null (the quote, to cents). */
+function pnlLine(position: Position, price: string, qty: string, contractValue: string, coin: string | null): Pick<PriceLine, 'pnl' | 'pnlDecimals' | 'pnlUnit'> {
   const terms = { category: position.category === 'inverse' ? ('inverse' as const) : ('linear' as const), contractSize: contractValue };
   const pnl = toNumber(dec(pnlAt({ terms, side: position.side, qty, entry: position.entryPrice, exit: price })));
-  return position.category === 'inverse' ? { pnl, pnlDecimals: 8, ...(settle ? { pnlUnit: settle } : {}) } : { pnl };
+  return coin !== null ? { pnl, pnlDecimals: 8, ...(coin ? { pnlUnit: coin } : {}) } : { pnl };
 }
 
-/** Contract value of a position: linear base coin per unit (baseQty ÷ size); inverse the instrument's (USD per contract). */
-function contractValueOf(position: Position, inverseContractValue: string | undefined): string {
-  if (position.category === 'inverse') return inverseContractValue ?? '1';
+/**
+ * Contract value of a position: the instrument's when known (USD per contract inverse, base coin per
+ * unit linear, XBT per USD quanto); else, linear, base coin per unit from the position (baseQty ÷ size).
+ */
+function contractValueOf(position: Position, instrumentContractValue: string | undefined): string {
+  if (instrumentContractValue !== undefined) return instrumentContractValue;
+  if (position.category === 'inverse') return '1';
   return isZero(dec(position.size)) ? '1' : str(div(dec(position.baseQty), dec(position.size), 12));
 }
 
@@ -61,12 +66,14 @@ export function tradeLines(
     closePosition?: boolean;
     managed?: ReadonlySet<string>;
     /** The pair's instrument as exchange-info states it: USD per contract when inverse (OKX BTC-USD-SWAP: 100), and the margin coin. */
-    instrument?: Pick<Instrument, 'contractValue' | 'settle'>;
+    instrument?: Pick<Instrument, 'contractValue' | 'settle' | 'quanto'>;
   } = {},
 ): PriceLine[] {
   const lines: PriceLine[] = [];
   // The coin PnL is counted in: the instrument's settle currency (XBT, BTC, ETH…), never guessed from the symbol.
   const settle = opts.instrument?.settle ?? '';
+  // PnL counted in a coin (to 8 decimals, with its name): inverse contracts and quantos (ETHUSD in XBT).
+  const coinPnl = (p: Position) => p.category === 'inverse' || opts.instrument?.quanto === true;
   const cv = position ? contractValueOf(position, opts.instrument?.contractValue) : '1';
   for (const o of orders) {
     const price = linePriceOf(o);
@@ -80,7 +87,7 @@ export function tradeLines(
       side: o.side === 'BUY' ? 'buy' : 'sell',
       price,
       size,
-      ...(closes ? pnlLine(position, (o.triggerPrice ?? o.price)!, str(min(sub(dec(o.qty), dec(o.filledQty)), dec(position.size))), cv, settle) : {}),
+      ...(closes ? pnlLine(position, (o.triggerPrice ?? o.price)!, str(min(sub(dec(o.qty), dec(o.filledQty)), dec(position.size))), cv, coinPnl(position) ? settle : null) : {}),
       draggable: o.status !== 'TEMPORARY',
       closable: o.status !== 'TEMPORARY',
       ...(o.bracketId && opts.managed?.has(o.bracketId) ? { note: MANAGED_NOTE } : {}),
@@ -97,7 +104,7 @@ export function tradeLines(
       size: toNumber(dec(position.size)),
       // The exchange's own figure, as Positions shows it.
       pnl: toNumber(dec(position.unrealisedPnl)),
-      ...(position.category === 'inverse' ? { pnlDecimals: 8, ...(settle ? { pnlUnit: settle } : {}) } : {}),
+      ...(coinPnl(position) ? { pnlDecimals: 8, ...(settle ? { pnlUnit: settle } : {}) } : {}),
       ...(opts.closePosition ? { closable: true } : {}),
     });
     if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: toNumber(dec(position.liquidationPrice)) });

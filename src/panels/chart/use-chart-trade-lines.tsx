@@ -28,7 +28,7 @@ export function useChartTradeLines(
   market: { exchange: string; symbol: string },
   tickSize: { readonly current: number },
   /** The chart pair's instrument (exchange-info): its contract value and margin coin for the lines' PnL. */
-  instrument?: Pick<Instrument, 'contractValue' | 'settle'>,
+  instrument?: Pick<Instrument, 'contractValue' | 'settle' | 'quanto'>,
 ): { lines: readonly PriceLine[]; dialog: ReactNode } {
   const account = useTradingAccount();
   const settings = useSnapshot(userSettings);

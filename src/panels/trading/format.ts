@@ -22,8 +22,11 @@ export function showPrice(value: string | null | undefined, tick: string | null)
 }
 
 /** Money with 2 decimals (or more for coins), signed. */
+/** Coins whose amounts are shown to 8 decimals (a satoshi), not to cents. */
+const COIN = /^(BTC|XBT|ETH)$/;
+
 export function money(value: string, currency: string): string {
-  const coin = /^(BTC|XBT|ETH)$/.test(currency);
+  const coin = COIN.test(currency);
   return `${fixed(dec(value), coin ? 8 : 2)} ${currency}`;
 }
 
@@ -35,7 +38,8 @@ export function money(value: string, currency: string): string {
  */
 export function pnlText(p: { category: string }, value: string, currency = ''): string {
   if (!SHOWABLE.test(value.trim())) return '—';
-  const inverse = p.category === 'inverse';
+  // A coin's amount needs satoshis: inverse contracts, and a quanto's XBT (BitMEX ETHUSD is linear).
+  const inverse = p.category === 'inverse' || COIN.test(currency);
   const v = dec(value);
   const digits = fixed(v, inverse ? 8 : 2);
   return `${v.units > 0n ? '+' : ''}${digits}${currency ? ` ${currency}` : ''}`;

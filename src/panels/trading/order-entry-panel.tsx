@@ -160,6 +160,8 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
   const applyMode = useTradeAction(account.tradeKey, (k, body: MarginModeBody) => putMarginMode(k, body), 'Unable to set the margin mode');
   // The order's worth in USD, exact (issue 22): linear size × contract × price; inverse USD contracts × contract value.
   const notional = isNumberText(size) && isNumberText(entryPrice) ? notionalOf({ terms, qty: size, price: entryPrice }) : null;
+  // What the order is worth, in words: USD; a quanto's value is in its settle coin (BitMEX ETHUSD: XBT).
+  const worth = notional === null ? null : instrument?.quanto ? `≈ ${fixed(dec(notional), 8)} ${instrument.settle}` : `≈ $${formatUsdDecimal(notional)}`;
   const place = useTradeAction(account.tradeKey, (k, body: PlaceOrderBody) => placeOrder(k, body), 'The order was refused', (body) =>
     [temporaryOrder(account.exchange as ExchangeId, body)],
   );
@@ -331,12 +333,12 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
           onBlur={() => setQty(snapQty(qty, terms.stepSize))}
           error={errors.qty ?? typingProblem(qty)}
           inputMode="decimal"
-          description={notional !== null ? `≈ $${formatUsdDecimal(notional)}` : undefined}
+          description={worth ?? undefined}
         />
       ) : (
         <Text size="xs" data-testid="risk-size">
           Size {p ? show(p.qty) : '—'}
-          {notional !== null ? ` ≈ $${formatUsdDecimal(notional)}` : ''}
+          {worth !== null ? ` ${worth}` : ''}
           {p?.clamped === 'min' ? ' (the minimum: more than the chosen risk)' : p?.clamped === 'max' ? ' (capped at the maximum)' : ''}
           {terms.category === 'inverse' && margin && isZero(dec(margin.available)) ? <Text span c="orange"> · No {margin.currency} to margin this coin-margined contract</Text> : null}
           {errors.qty ? <Text span c="red"> · {errors.qty}</Text> : null}
@@ -445,7 +447,7 @@ function OrderEntryBody({ account }: { account: ReturnType<typeof useTradingAcco
         ) : null}
         <PartBoundary label="The summary">
           <Text size="xs" c="dimmed" data-testid="order-summary" truncate>
-            {summaryLine({ bracket, preview: p, currency: margin?.currency ?? '', riskPercent, notional, sizeMode })}
+            {summaryLine({ bracket, preview: p, currency: margin?.currency ?? '', riskPercent, worth, sizeMode })}
           </Text>
         </PartBoundary>
         <Button size="sm" color={side === 'BUY' ? 'teal' : 'red'} loading={busy} disabled={bracket && noCustody} onClick={() => void submit()} data-testid="place-order">
@@ -493,8 +495,8 @@ function usdOf(coin: string, price: string): string {
 }
 
 /** The one line above the button: what the order risks (a bracket) or is worth (any other). */
-function summaryLine(input: { bracket: boolean; preview: ReturnType<typeof preview>; currency: string; riskPercent: number; notional: string | null; sizeMode: 'risk' | 'qty' }): string {
-  const worth = input.notional !== null ? `≈ $${formatUsdDecimal(input.notional)}` : '';
+function summaryLine(input: { bracket: boolean; preview: ReturnType<typeof preview>; currency: string; riskPercent: number; worth: string | null; sizeMode: 'risk' | 'qty' }): string {
+  const worth = input.worth ?? '';
   if (!input.bracket) return worth || 'Enter a size';
   const p = input.preview;
   if (!p) return 'Set the entry and a stop-loss to see the risk';
