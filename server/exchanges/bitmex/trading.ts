@@ -269,6 +269,11 @@ export class BitmexTrading implements TradingConnector {
       const mark = dec(String(p.markPrice));
       const inverse = i.category === 'inverse';
       // Inverse: USD contracts, worth contracts × value ÷ mark in coin; linear: contracts × base per contract.
+      // Quanto (ETHUSD, contractValue 0.000001 XBT per contract per USD): baseQty = contracts × contractValue,
+      // so that (like every linear contract) PnL = baseQty × (exit − entry) in the settle coin and the
+      // chart's contract value (baseQty ÷ size) is the instrument's; it is not an ETH amount (none exists
+      // without an ETH/XBT rate). Its notional is the value at the mark in XBT (contracts × 100 satoshi ×
+      // mark = BitMEX's markValue): an exact USD notional would need XBT's USD price, which this call lacks.
       const base = inverse ? div(mul(abs(qty), dec(i.contractValue)), mark, 8, 'down') : mul(abs(qty), dec(i.contractValue));
       out.push({
         exchange: 'bitmex',
@@ -285,6 +290,7 @@ export class BitmexTrading implements TradingConnector {
         realisedPnl: fromMinor(p.realisedPnl, currency),
         leverage: String(p.leverage),
         marginMode: p.crossMargin === true ? 'CROSS' : 'ISOLATED',
+        // Money in the row's settlement minor units: XBt for XBTUSD and the quanto ETHUSD, USDt for XBTUSDT.
         margin: fromMinor(p.posMargin ?? p.maintMargin ?? 0, currency),
         category: i.category,
       });
@@ -292,7 +298,7 @@ export class BitmexTrading implements TradingConnector {
     return out;
   }
 
-  /** The XBt margin account (what XBTUSD trades on), with every currency's wallet beside it. */
+  /** The XBt margin account (what XBTUSD and the quanto ETHUSD trade on), with every currency's wallet beside it. */
   async balance(): Promise<Balance> {
     const rows = (await this.call('GET', '/user/margin', [['currency', 'all']])) as Json[] | Json;
     const list = Array.isArray(rows) ? rows : [rows];

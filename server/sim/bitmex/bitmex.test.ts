@@ -71,6 +71,42 @@ describe('bitmex sim REST', () => {
     const one = (await get('/api/v1/instrument?symbol=xbtusd')).json<unknown[]>();
     expect(one).toHaveLength(1);
   });
+
+  it('instrument/active lists the quanto ETHUSD: USD-priced at ETH\'s price, XBt-settled, 100 satoshi per contract per USD', async () => {
+    const rows = (await get('/api/v1/instrument/active')).json<Array<Record<string, unknown>>>();
+    const eth = rows.find((r) => r.symbol === 'ETHUSD')!;
+    expect(Object.keys(eth)).toEqual(Object.keys(rows.find((r) => r.symbol === 'XBTUSD')!));
+    expect(eth).toMatchObject({
+      isQuanto: true,
+      isInverse: false,
+      multiplier: 100,
+      settlCurrency: 'XBt',
+      underlying: 'ETH',
+      quoteCurrency: 'USD',
+      tickSize: 0.05,
+      lotSize: 1,
+      maxOrderQty: 10000000,
+      initMargin: 0.02,
+      underlyingToPositionMultiplier: null,
+      underlyingToSettleMultiplier: null,
+      quoteToSettleMultiplier: null,
+      typ: 'FFWCSX',
+      state: 'Open',
+    });
+    // Priced like ETHUSDT (the same ETH path), not like a fraction of XBT.
+    const usdt = rows.find((r) => r.symbol === 'ETHUSDT')!;
+    expect(Math.abs((eth.lastPrice as number) / (usdt.lastPrice as number) - 1)).toBeLessThan(0.05);
+    // Turnover in satoshi = contracts × 100 × price: the 24 h VWAP in USD is turnover ÷ (volume × 100).
+    expect(eth.volume24h as number).toBeGreaterThan(0);
+    const vwap = (eth.turnover24h as number) / ((eth.volume24h as number) * 100);
+    expect(Math.abs(vwap / (eth.lastPrice as number) - 1)).toBeLessThan(0.1);
+    // Trades: grossValue = size × 100 × price satoshi.
+    const ws = await connectWs(`${sim.ws}/sim/bitmex/realtime?subscribe=trade:ETHUSD`);
+    const partial = await ws.next<{ data: Array<{ size: number; price: number; grossValue: number }> }>((f) => has(f, 'table', 'trade') && has(f, 'action', 'partial'));
+    ws.close();
+    expect(partial.data.length).toBeGreaterThan(0);
+    for (const t of partial.data) expect(t.grossValue).toBe(Math.round(t.size * 100 * t.price));
+  });
 });
 
 describe('bitmex sim WebSocket', () => {

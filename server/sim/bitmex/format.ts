@@ -1,5 +1,5 @@
 import type { Agg } from '../market/aggregate';
-import type { SimInstrument } from '../market/catalogue';
+import { QUANTO_XBT_USD, volumeContractSize, type SimInstrument } from '../market/catalogue';
 import { fundingRate, openInterest, type Book } from '../market/derivs';
 import { hashIndex } from '../market/hash';
 import { days, hours, minutes, months, weeks, HOUR_MS, type BucketSpec } from '../market/intervals';
@@ -40,8 +40,13 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 /** A round number for JSON: BitMEX sends floats, never float noise. */
 const num = (v: number, decimals = 8) => Number(v.toFixed(decimals));
 
-/** Settlement minor units per unit of foreign/home notional: XBt (1e8 per XBT) or USDt (1e6 per USDT). */
-const turnoverOf = (i: SimInstrument, home: number, foreign: number) => Math.round(i.category === 'inverse' ? home * 1e8 : foreign * 1e6);
+/**
+ * Settlement minor units per unit of foreign/home notional: XBt (1e8 per XBT) or USDt (1e6 per USDT).
+ * Quanto (XBt-settled, USD-priced): contracts × multiplier × price satoshi = the USD notional ÷ the
+ * XBT rate the model drew it with (`volumeContractSize`), so exactly Σ size × 100 × price.
+ */
+const turnoverOf = (i: SimInstrument, home: number, foreign: number) =>
+  Math.round(i.category === 'inverse' ? home * 1e8 : i.quanto ? (foreign / QUANTO_XBT_USD) * 1e8 : foreign * 1e6);
 
 interface Notional {
   volume: number;
@@ -81,8 +86,9 @@ export function tradeBin(m: InstrumentModel, b: Bar) {
 export function tradeRow(m: InstrumentModel, t: Trade, prevPrice: number | undefined) {
   const size = nativeQty(m, t.steps);
   const price = numPrice(m, t.price);
-  const home = m.inst.category === 'inverse' ? (size * m.inst.contractSize) / price : size * m.inst.contractSize;
-  const foreign = m.inst.category === 'inverse' ? size * m.inst.contractSize : home * price;
+  const contract = volumeContractSize(m.inst);
+  const home = m.inst.category === 'inverse' ? (size * contract) / price : size * contract;
+  const foreign = m.inst.category === 'inverse' ? size * contract : home * price;
   return {
     timestamp: iso(t.time),
     symbol: m.inst.symbol,
@@ -91,7 +97,7 @@ export function tradeRow(m: InstrumentModel, t: Trade, prevPrice: number | undef
     price,
     tickDirection: prevPrice === undefined || prevPrice === t.price ? (t.buy ? 'ZeroPlusTick' : 'ZeroMinusTick') : t.price > prevPrice ? 'PlusTick' : 'MinusTick',
     trdMatchID: matchId(t.id, m.inst.symbol),
-    grossValue: turnoverOf(m.inst, home, foreign),
+    grossValue: m.inst.quanto ? Math.round(size * price * m.inst.contractSize * 1e8) : turnoverOf(m.inst, home, foreign),
     homeNotional: num(home),
     foreignNotional: num(foreign, 6),
   };
@@ -112,12 +118,14 @@ const nextFunding = (t: number) => Math.floor((t - 4 * HOUR_MS) / (8 * HOUR_MS))
 export function instrumentRecord(m: InstrumentModel, st: Stats24h | null, book: Book | null, now: number) {
   const i = m.inst;
   const inverse = i.category === 'inverse';
+  const quanto = i.quanto === true;
   const n = st ? notional(m, st.agg) : { volume: 0, home: 0, foreign: 0 };
   const last = book ? numPrice(m, book.last) : null;
   const prev24 = st ? numPrice(m, st.open) : null;
   const oi = openInterest(m, now);
   const hourStart = Math.floor(now / HOUR_MS) * HOUR_MS;
-  const multiplier = inverse ? -100_000_000 : Math.round(i.contractSize * 1e6);
+  // Inverse: -1e8 (XBt per 1/price); quanto: satoshi per contract per 1 USD (ETHUSD 100); linear: USDt per base × base per contract.
+  const multiplier = inverse ? -100_000_000 : quanto ? Math.round(i.contractSize * 1e8) : Math.round(i.contractSize * 1e6);
   return {
     symbol: i.symbol,
     rootSymbol: i.base,
@@ -136,12 +144,13 @@ export function instrumentRecord(m: InstrumentModel, st: Stats24h | null, book: 
     optionStrikeRound: null,
     optionStrikePrice: null,
     optionMultiplier: null,
-    positionCurrency: inverse ? 'USD' : i.base,
+    // A quanto position is counted in contracts: no position currency (derived; bitmex.md lists none).
+    positionCurrency: inverse ? 'USD' : quanto ? '' : i.base,
     underlying: i.base,
     quoteCurrency: i.quote,
     underlyingSymbol: `${i.base}=`,
     reference: 'BMEX',
-    referenceSymbol: inverse ? '.BXBT' : `.B${i.base}T`,
+    referenceSymbol: inverse ? '.BXBT' : quanto ? `.B${i.base}` : `.B${i.base}T`,
     calcInterval: null,
     publishInterval: null,
     publishTime: null,
@@ -151,10 +160,10 @@ export function instrumentRecord(m: InstrumentModel, st: Stats24h | null, book: 
     tickSize: Number(i.tickSize),
     multiplier,
     settlCurrency: i.settle,
-    underlyingToPositionMultiplier: inverse ? null : Math.round(1 / i.contractSize),
+    underlyingToPositionMultiplier: inverse || quanto ? null : Math.round(1 / i.contractSize),
     underlyingToSettleMultiplier: inverse ? -100_000_000 : null,
-    quoteToSettleMultiplier: inverse ? null : 1_000_000,
-    isQuanto: false,
+    quoteToSettleMultiplier: inverse || quanto ? null : 1_000_000,
+    isQuanto: quanto,
     isInverse: inverse,
     initMargin: num(1 / i.maxLeverage, 4),
     maintMargin: 0.0035,
@@ -169,7 +178,7 @@ export function instrumentRecord(m: InstrumentModel, st: Stats24h | null, book: 
     settlementFee: 0,
     insuranceFee: 0,
     fundingBaseSymbol: `.${i.base}BON8H`,
-    fundingQuoteSymbol: `.${inverse ? 'USD' : 'USDT'}BON8H`,
+    fundingQuoteSymbol: `.${inverse || quanto ? 'USD' : 'USDT'}BON8H`,
     fundingPremiumSymbol: `.${i.symbol}PI8H`,
     fundingTimestamp: iso(nextFunding(now)),
     fundingInterval: '2000-01-01T08:00:00.000Z',
@@ -211,7 +220,9 @@ export function instrumentRecord(m: InstrumentModel, st: Stats24h | null, book: 
     impactAskPrice: book ? numPrice(m, book.ask + 2) : null,
     hasLiquidity: true,
     openInterest: oi,
-    openValue: turnoverOf(i, last ? (oi * i.contractSize) / (inverse ? last : 1) : 0, last && !inverse ? oi * i.contractSize * last : 0),
+    openValue: quanto
+      ? Math.round(last ? oi * i.contractSize * last * 1e8 : 0)
+      : turnoverOf(i, last ? (oi * i.contractSize) / (inverse ? last : 1) : 0, last && !inverse ? oi * i.contractSize * last : 0),
     fairMethod: 'FundingRate',
     fairBasisRate: 0.1095,
     fairBasis: 0.01,

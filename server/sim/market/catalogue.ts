@@ -65,6 +65,13 @@ export interface SimInstrument {
    * Inverse: USD per contract (1 on bybit/BitMEX XBTUSD, 100 for okx BTC-USD-SWAP).
    */
   contractSize: number;
+  /**
+   * BitMEX quanto (ETHUSD): priced in `quote` (USD), margined and settled in `settle` (XBt) whatever
+   * the base. `category` is `linear` and `contractSize` is the settle coin per contract per 1 quote
+   * move (ETHUSD: multiplier 100 satoshi = 0.000001 XBT), so the paper engine's linear value
+   * (qty × contractSize × price, in the settle currency) is exactly BitMEX's quanto value.
+   */
+  quanto?: true;
   /** Instrument price = asset price × this (1000PEPEUSDT quotes 1000 PEPE). */
   priceMultiplier: number;
   listedAt: number;
@@ -194,6 +201,11 @@ const BITMEX_LINEAR: Row[] = [
   ['PEPE', '0.000000001', '1000', '1000', '1000000000', '1000000000', 1000, '2023-05-05', 25],
 ];
 const bitmexBase = (asset: string) => (asset === 'BTC' ? 'XBT' : asset);
+/**
+ * BitMEX quanto perpetuals: USD-priced, XBt-settled; contract = 0.000001 XBT per 1 USD of price
+ * (multiplier 100 satoshi). ETHUSD: tick 0.05, lot 1, initMargin 0.02 (50×), listed 2018-08-02.
+ */
+const BITMEX_QUANTO: Row[] = [['ETH', '0.05', '1', '1', '10000000', '10000000', 1e-6, '2018-08-02', 50]];
 
 /** OKX SWAP: sizes are contracts of ctVal (BTC-USDT-SWAP ctVal 0.01 BTC; BTC-USD-SWAP ctVal 100 USD). */
 const OKX_LINEAR: Row[] = [
@@ -230,6 +242,7 @@ export const CATALOGUE: SimInstrument[] = [
   ...build('bybit', BYBIT_LINEAR, usdtName, 'linear'),
   ...build('bybit', BYBIT_INVERSE, (a) => ({ symbol: `${a}USD`, base: a, quote: 'USD', settle: a }), 'inverse', 0.2),
   ...build('bitmex', BITMEX_INVERSE, () => ({ symbol: 'XBTUSD', base: 'XBT', quote: 'USD', settle: 'XBt' }), 'inverse', 2),
+  ...build('bitmex', BITMEX_QUANTO, (a) => ({ symbol: `${a}USD`, base: a, quote: 'USD', settle: 'XBt' }), 'linear', 1).map((i) => ({ ...i, quanto: true as const })),
   ...build('bitmex', BITMEX_LINEAR, (a) => ({ symbol: `${bitmexBase(a)}USDT`, base: bitmexBase(a), quote: 'USDT', settle: 'USDt' }), 'linear'),
   ...build('okx', OKX_LINEAR, (a) => ({ symbol: `${a}-USDT-SWAP`, base: a, quote: 'USDT', settle: 'USDT' }), 'linear'),
   ...build('okx', OKX_INVERSE, (a) => ({ symbol: `${a}-USD-SWAP`, base: a, quote: 'USD', settle: a }), 'inverse', 0.3),
@@ -245,6 +258,20 @@ export function findInstrument(exchange: SimExchange, symbol: string): SimInstru
 export function instrumentsOf(exchange: SimExchange, category?: 'linear' | 'inverse'): SimInstrument[] {
   return CATALOGUE.filter((i) => i.exchange === exchange && (!category || i.category === category));
 }
+
+/**
+ * XBT's USD rate the market model assumes for quanto contracts' traded volume (decoration only: the
+ * simulated flow is drawn in USD, a quanto contract's USD value needs XBT's price; the paper
+ * exchange never uses this, its values and PnL are exact in XBT).
+ */
+export const QUANTO_XBT_USD = ASSETS.BTC.price;
+
+/**
+ * Base coin per contract for volume, open interest and notional: `contractSize` for linear (base per
+ * contract) and inverse (USD per contract); a quanto contract is worth contractSize × price XBT, i.e.
+ * contractSize × XBTUSD of the base coin (ETHUSD ≈ 0.000001 × 67,000 = 0.067 ETH).
+ */
+export const volumeContractSize = (i: SimInstrument): number => (i.quanto ? i.contractSize * QUANTO_XBT_USD : i.contractSize);
 
 /** Number of decimals a decimal string shows ("0.10" → 2, "100" → 0). */
 export function decimalsOf(s: string): number {

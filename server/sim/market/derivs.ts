@@ -1,7 +1,7 @@
 import { hashString, uniform } from './hash';
 import { HOUR_MS } from './intervals';
 import type { SimMarket } from './market';
-import type { SimInstrument } from './catalogue';
+import { volumeContractSize, type SimInstrument } from './catalogue';
 import type { InstrumentModel } from './model';
 
 /**
@@ -23,7 +23,8 @@ export function openInterest(model: InstrumentModel, t: number): number {
   const hour = Math.floor(t / HOUR_MS);
   const u = uniform(hashString(`oi|${model.inst.exchange}|${model.inst.symbol}`), hour);
   const dailyUsd = 1440 * 1e5 * model.inst.activity * (0.8 + 0.4 * u);
-  const units = model.inst.category === 'inverse' ? dailyUsd / model.inst.contractSize : dailyUsd / (model.toPrice(model.priceTicksAt(Math.floor(t / 60_000))) * model.inst.contractSize);
+  const contract = volumeContractSize(model.inst);
+  const units = model.inst.category === 'inverse' ? dailyUsd / contract : dailyUsd / (model.toPrice(model.priceTicksAt(Math.floor(t / 60_000))) * contract);
   return Math.max(1, Math.round(units / model.step)) * model.step;
 }
 

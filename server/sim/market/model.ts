@@ -1,4 +1,4 @@
-import { ASSETS, decimalsOf, type SimInstrument } from './catalogue';
+import { ASSETS, decimalsOf, volumeContractSize, type SimInstrument } from './catalogue';
 import { centred, gaussian, hashIndex, hashString, subSalt, uniform } from './hash';
 import { MINUTE_MS } from './intervals';
 
@@ -85,6 +85,8 @@ export class InstrumentModel {
   private readonly salt: number;
   private readonly salts: number[];
   private readonly usdPerMinute: number;
+  /** Base coin (linear) or USD (inverse) per contract for the traded flow (quanto: via XBT's USD rate). */
+  private readonly contract: number;
   private tickCache: { minute: number; trades: Trade[] } | null = null;
 
   constructor(
@@ -99,6 +101,7 @@ export class InstrumentModel {
     this.firstMinute = Math.ceil(inst.listedAt / MINUTE_MS);
     this.sigma = a.vol / Math.sqrt(MINUTES_PER_YEAR);
     this.logBase = Math.log(a.price * inst.priceMultiplier);
+    this.contract = volumeContractSize(inst);
     this.usdPerMinute = a.usdPerMinute * inst.activity;
     // The asset path is shared by every instrument of the asset on every exchange (same seed), so
     // BTC on bybit tracks BTC on binance; the basis path is the exchange/instrument's own.
@@ -164,7 +167,7 @@ export class InstrumentModel {
     const trades = Math.min(MAX_TRADES, Math.max(MIN_TRADES, Math.round(90 * (0.7 + 0.6 * uTrades) * (1 + 0.4 * move))));
     const avgPrice = ((open + high + low + close) / 4) * this.tick;
     const usd = this.usdPerMinute * activity;
-    const nativeQty = this.inst.category === 'inverse' ? usd / this.inst.contractSize : usd / (avgPrice * this.inst.contractSize);
+    const nativeQty = this.inst.category === 'inverse' ? usd / this.contract : usd / (avgPrice * this.contract);
     const steps = Math.max(2 * trades, Math.round(nativeQty / this.step));
     const direction = close === open ? 0 : close > open ? 1 : -1;
     const buyShare = Math.min(0.9, Math.max(0.1, 0.5 + 0.15 * direction + 0.3 * (uBuy - 0.5)));

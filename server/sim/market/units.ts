@@ -1,4 +1,5 @@
 import type { Agg } from './aggregate';
+import { volumeContractSize } from './catalogue';
 import type { InstrumentModel } from './model';
 
 /**
@@ -12,15 +13,15 @@ export const numPrice = (model: InstrumentModel, ticks: number): number => model
 export const nativeQty = (model: InstrumentModel, steps: number): number => Number((steps * model.step).toFixed(model.stepDecimals));
 export const fmtQty = (model: InstrumentModel, steps: number): string => (steps * model.step).toFixed(model.stepDecimals);
 
-/** Volume in the base coin (BTC): for inverse contracts Σ USD / price. */
+/** Volume in the base coin (BTC): for inverse contracts Σ USD / price (quanto: via XBT's USD rate, `volumeContractSize`). */
 export function baseVolume(model: InstrumentModel, agg: Pick<Agg, 'steps' | 'stepsInvPx'>): number {
-  const unit = model.step * model.inst.contractSize;
+  const unit = model.step * volumeContractSize(model.inst);
   return model.inst.category === 'inverse' ? agg.stepsInvPx * unit : agg.steps * unit;
 }
 
-/** Volume in the quote currency (USDT, or USD for inverse). */
+/** Volume in the quote currency (USDT, or USD for inverse and quanto). */
 export function quoteVolume(model: InstrumentModel, agg: Pick<Agg, 'steps' | 'stepsPx'>): number {
-  const unit = model.step * model.inst.contractSize;
+  const unit = model.step * volumeContractSize(model.inst);
   return model.inst.category === 'inverse' ? agg.steps * unit : agg.stepsPx * unit;
 }
 

@@ -6,7 +6,9 @@ import { numberToDecimal, type Bracket, type InstrumentSpec, type PaperEngineOpt
  * 0.075 % (inverse XBTUSD: value = contracts ÷ price in XBT; linear XBTUSDT etc. in USDT), one-way
  * positions, default leverage 10 (cross, as BitMEX opens them). Risk: XBTUSD maintenance 0.35 % up
  * to 200 XBT, then +0.35 % per 150 XBT step (one step modelled, derived); linear 0.5 % up to
- * 1,000,000 USDT. The engine keeps XBT and USDT as coins; the wire prints XBt (1e-8) and USDt (1e-6).
+ * 1,000,000 USDT. Quanto ETHUSD (linear in the price, settled in XBT: value = contracts × 0.000001 ×
+ * price XBT, i.e. multiplier 100 satoshi per USD) trades on the XBt balance: maintenance 1 % up to
+ * 50 XBT (initMargin 0.02 → 50×; the tier is derived, not documented). The engine keeps XBT and USDT as coins; the wire prints XBt (1e-8) and USDt (1e-6).
  */
 export const BITMEX_MAKER_RATE = '0.0002';
 export const BITMEX_TAKER_RATE = '0.00075';
@@ -20,6 +22,11 @@ const INVERSE_TIERS: Bracket[] = [
   { cap: '200', maintenanceRate: '0.0035', deduction: '0', maxLeverage: 100 },
   { cap: null, maintenanceRate: '0.007', deduction: '0.7', maxLeverage: 74 },
 ];
+/** Quanto (ETHUSD): value in XBT. */
+const QUANTO_TIERS: Bracket[] = [
+  { cap: '50', maintenanceRate: '0.01', deduction: '0', maxLeverage: 50 },
+  { cap: null, maintenanceRate: '0.02', deduction: '0.5', maxLeverage: 33 },
+];
 const LINEAR_TIERS: Bracket[] = [
   { cap: '1000000', maintenanceRate: '0.005', deduction: '0', maxLeverage: 100 },
   { cap: null, maintenanceRate: '0.01', deduction: '5000', maxLeverage: 50 },
@@ -28,10 +35,20 @@ const LINEAR_TIERS: Bracket[] = [
 export function bitmexTiers(symbol: string): Bracket[] | undefined {
   const inst = findInstrument('bitmex', symbol);
   if (!inst) return undefined;
-  return (inst.category === 'inverse' ? INVERSE_TIERS : LINEAR_TIERS).map((b) => ({ ...b, maxLeverage: Math.min(b.maxLeverage, inst.maxLeverage) }));
+  return (inst.category === 'inverse' ? INVERSE_TIERS : inst.quanto ? QUANTO_TIERS : LINEAR_TIERS).map((b) => ({ ...b, maxLeverage: Math.min(b.maxLeverage, inst.maxLeverage) }));
 }
 
-/** Symbols are case-insensitive on BitMEX (bitmex.md §0): XBTUSD, xbtusd. */
+/** Quanto (ETHUSD): USD-priced, XBt-settled; the engine treats it as linear with contractSize in XBT per USD. */
+export const isBitmexQuanto = (symbol: string): boolean => findInstrument('bitmex', symbol)?.quanto === true;
+
+/** The quote currency an order / position prints (`currency`, `quoteCurrency`): USD for XBTUSD and quanto ETHUSD. */
+export const bitmexQuoteOf = (symbol: string): string => findInstrument('bitmex', symbol)?.quote ?? 'USD';
+
+/**
+ * Symbols are case-insensitive on BitMEX (bitmex.md §0): XBTUSD, xbtusd. A quanto's spec is plain
+ * linear settled in XBt: contractSize 0.000001 (XBT per contract per USD), so value = qty × 0.000001 ×
+ * price XBT and PnL = qty × 0.000001 × (exit − entry) XBT, exactly BitMEX's quanto economics.
+ */
 export function bitmexInstrument(symbol: string): InstrumentSpec | undefined {
   const inst = findInstrument('bitmex', symbol);
   if (!inst) return undefined;

@@ -1,5 +1,5 @@
 import { decimalsOf, fixed, formatFixed, trimZeros, type BalanceView, type FillRecord, type InstrumentSpec, type OrderRecord, type PositionView } from '../engine';
-import { MINOR_SCALE } from './economics';
+import { bitmexQuoteOf, isBitmexQuanto, MINOR_SCALE } from './economics';
 
 /**
  * BitMEX shapes (order.response.json, position.response.json, margin.response.json): order ids are
@@ -86,7 +86,7 @@ export function orderJson(spec: InstrumentSpec, tag: string, o: OrderRecord, acc
     stopPx: conditional ? px(spec, o.trigger) : null,
     pegOffsetValue: null,
     pegPriceType: '',
-    currency: spec.category === 'inverse' ? 'USD' : 'USDT',
+    currency: bitmexQuoteOf(spec.symbol),
     settlCurrency: spec.settle,
     ordType: ORD_TYPE[o.type] ?? 'Limit',
     timeInForce: TIF[o.timeInForce] ?? 'GoodTillCancel',
@@ -107,7 +107,8 @@ export function orderJson(spec: InstrumentSpec, tag: string, o: OrderRecord, acc
 
 /** An execution (`/execution/tradeHistory`, the `execution` topic); commission and PnL in minor units. */
 export function executionJson(spec: InstrumentSpec, tag: string, f: FillRecord, o: OrderRecord | undefined, account: string) {
-  // Value of the fill in the settle coin (fixed 1e18): contracts × contract size ÷ price (inverse) or × price (linear).
+  // Value of the fill in the settle coin (fixed 1e18): contracts × contract size ÷ price (inverse) or × price
+  // (linear; quanto ETHUSD: contracts × 0.000001 XBT × price = contracts × 100 × price XBt, BitMEX's value).
   const units = (fixed(f.qty) * fixed(spec.contractSize)) / 10n ** 18n;
   const value = spec.category === 'inverse' ? (units * 10n ** 18n) / fixed(f.price) : (units * fixed(f.price)) / 10n ** 18n;
   return {
@@ -121,7 +122,7 @@ export function executionJson(spec: InstrumentSpec, tag: string, f: FillRecord, 
     lastPx: Number(px(spec, f.price)),
     orderQty: o ? Number(qty(o.qty)) : Number(qty(f.qty)),
     price: o?.price ? Number(px(spec, o.price)) : null,
-    currency: spec.category === 'inverse' ? 'USD' : 'USDT',
+    currency: bitmexQuoteOf(spec.symbol),
     settlCurrency: spec.settle,
     execType: f.liquidation ? 'Liquidation' : 'Trade',
     ordType: o ? (ORD_TYPE[o.type] ?? 'Limit') : 'Market',
@@ -137,17 +138,23 @@ export function executionJson(spec: InstrumentSpec, tag: string, f: FillRecord, 
   };
 }
 
-/** A Position (position.response.json): currentQty signed contracts, money in minor units. */
+/**
+ * A Position (position.response.json): currentQty signed contracts, money in minor units. Quanto
+ * (ETHUSD): money in XBt like XBTUSD; its home notional is the position's XBT value at the mark (no
+ * base-coin amount exists without an ETH/XBT rate), its foreign (USD) notional null (it needs XBT's
+ * USD price, which the paper venue does not take for a quanto: derived, unverified against BitMEX).
+ */
 export function positionJson(spec: InstrumentSpec, p: PositionView, account: number) {
   const isolated = p.marginMode === 'isolated';
   const size = fixed(p.size);
   const cur = spec.settle;
+  const quanto = isBitmexQuanto(spec.symbol);
   return {
     account,
     symbol: spec.symbol,
     currency: cur,
     underlying: spec.symbol.replace(/USDT?$/, ''),
-    quoteCurrency: spec.category === 'inverse' ? 'USD' : 'USDT',
+    quoteCurrency: bitmexQuoteOf(spec.symbol),
     commission: 0.00075,
     initMarginReq: 1 / p.leverage,
     maintMarginReq: Number(p.maintenanceRate),
@@ -158,8 +165,8 @@ export function positionJson(spec: InstrumentSpec, p: PositionView, account: num
     isOpen: size !== 0n,
     markPrice: Number(trimZeros(p.markPrice)),
     markValue: minor(p.notional, cur) * (spec.category === 'inverse' ? -1 : 1),
-    homeNotional: Number(trimZeros(formatFixed(fixed(p.amount) * (size < 0n ? -1n : 1n), 8))),
-    foreignNotional: spec.category === 'inverse' ? -Number(qty(p.size)) : -Number(trimZeros(formatFixed(fixed(p.notional), 8))),
+    homeNotional: quanto ? Number(trimZeros(formatFixed(fixed(p.notional), 8))) : Number(trimZeros(formatFixed(fixed(p.amount) * (size < 0n ? -1n : 1n), 8))),
+    foreignNotional: quanto ? null : spec.category === 'inverse' ? -Number(qty(p.size)) : -Number(trimZeros(formatFixed(fixed(p.notional), 8))),
     posMargin: minor(isolated ? p.isolatedMargin : p.initialMargin, cur),
     posMaint: minor(p.maintMargin, cur),
     initMargin: 0,
