@@ -389,3 +389,54 @@ test('a managed bracket: allowed once for the key, marked on its rows; closed el
     await again.close();
   });
 });
+
+test('a BitMEX quanto (ETHUSD, priced in USD, settled in XBT): its worth and its PnL are XBT to the satoshi, in Order entry, Positions and on the chart', async ({ page }) => {
+  test.setTimeout(120_000);
+  await withFlags(admin, { FF_ENABLE_BITMEX: true }, async () => {
+    await signInThroughUi(page, await signUpFreshUser('quanto'));
+    const header = page.getByTestId('chart-header').filter({ visible: true }).first();
+    await header.getByLabel('Exchange', { exact: true }).click();
+    await page.getByRole('option', { name: 'BitMEX' }).click();
+    await header.getByRole('combobox', { name: 'Pair' }).fill('ETHUSD');
+    await header.getByRole('combobox', { name: 'Pair' }).press('Enter');
+    const chart = page.getByTestId('chart-body').first();
+    await expect(chart).toContainText('ETHUSD · 5m · BitMEX');
+    await expect(chart).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
+
+    // A simulator key on BitMEX, unlocked.
+    await tab(page, 'Order entry').click();
+    const orderEntry = page.getByTestId('panel-order-entry');
+    await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
+    await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
+    const unlock = inPanel(page, 'order-entry', 'unlock-key');
+    await expect(unlock).toBeVisible({ timeout: 15_000 });
+    await unlock.getByLabel('Key password').fill('trade-pass-1');
+    await unlock.getByRole('button', { name: 'Unlock' }).click();
+    await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+
+    // 1000 contracts at market: worth 1000 × 100 satoshi × the price, in XBT (not "$3").
+    const entry = inPanel(page, 'order-entry', 'order-entry');
+    await entry.getByLabel('Order type').click();
+    await page.getByRole('option', { name: 'Market', exact: true }).click();
+    await entry.getByLabel(/^Size/).pressSequentially('1000');
+    const price = Number(await chart.getAttribute('data-last-price'));
+    // Under the Size field (and in the sticky summary).
+    const worthText = entry.getByText(/^≈ \d+\.\d{8} XBT$/).first();
+    await expect(worthText).toBeVisible();
+    const worth = Number((await worthText.textContent())!.replace(/[^\d.]/g, ''));
+    expect(worth).toBeGreaterThan(1000 * 0.000001 * price * 0.98);
+    expect(worth).toBeLessThan(1000 * 0.000001 * price * 1.02);
+    await entry.getByTestId('place-order').click();
+
+    // The position's PnL in XBT with its satoshis, on the Positions row and the chart's position line.
+    await tab(page, 'Positions').click();
+    const positions = inPanel(page, 'positions', 'positions-table');
+    await expect(positions).toContainText('ETHUSD', { timeout: 15_000 });
+    await expect(positions.getByTestId('position-pnl')).toHaveText(/^[+-]?\d+\.\d{8} XBT \(/);
+    await expect(chart).toHaveAttribute('data-trade-lines', /^[1-9]$/, { timeout: 15_000 });
+
+    await positions.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible({ timeout: 15_000 });
+  });
+});
