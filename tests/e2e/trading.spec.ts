@@ -26,6 +26,12 @@ const inPanel = (page: Page, panel: string, testId: string) => page.getByTestId(
 async function newTraderWithSimKey(page: Page, label: string): Promise<Credentials> {
   const creds = await signUpFreshUser(label);
   await signInThroughUi(page, creds);
+  await createSimKey(page);
+  return creds;
+}
+
+/** Creates a simulator key for the exchange the workstation shows, from Order entry, and unlocks it (stream connected). */
+async function createSimKey(page: Page): Promise<void> {
   await tab(page, 'Order entry').click();
   const orderEntry = page.getByTestId('panel-order-entry');
   await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
@@ -35,7 +41,6 @@ async function newTraderWithSimKey(page: Page, label: string): Promise<Credentia
   await unlock.getByLabel('Key password').fill('trade-pass-1');
   await unlock.getByRole('button', { name: 'Unlock' }).click();
   await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
-  return creds;
 }
 
 test('a trader creates a simulator key, buys, places a bracket from risk, cancels its orders and closes the position', async ({ page }) => {
@@ -403,16 +408,7 @@ test('a BitMEX quanto (ETHUSD, priced in USD, settled in XBT): its worth and its
     await expect(chart).toContainText('ETHUSD · 5m · BitMEX');
     await expect(chart).toHaveAttribute('data-status', 'ready', { timeout: 20_000 });
 
-    // A simulator key on BitMEX, unlocked.
-    await tab(page, 'Order entry').click();
-    const orderEntry = page.getByTestId('panel-order-entry');
-    await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
-    await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
-    const unlock = inPanel(page, 'order-entry', 'unlock-key');
-    await expect(unlock).toBeVisible({ timeout: 15_000 });
-    await unlock.getByLabel('Key password').fill('trade-pass-1');
-    await unlock.getByRole('button', { name: 'Unlock' }).click();
-    await expect(inPanel(page, 'order-entry', 'account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+    await createSimKey(page); // on BitMEX
 
     // 1000 contracts at market: worth 1000 × 100 satoshi × the price, in XBT (not "$3").
     const entry = inPanel(page, 'order-entry', 'order-entry');
