@@ -294,10 +294,15 @@ export class BybitTrading implements TradingConnector {
           [['category', 'inverse'], ['settleCoin', 'BTC']],
         ];
     const out: Position[] = [];
+    // The unified account's margin mode is account-wide (trap 24: the rows' tradeMode is 0 there): read
+    // once, and only when there is a position to describe.
+    let accountIsolated: boolean | null = null;
+    const isolatedAccount = async () => (accountIsolated ??= await this.accountIsolated());
     for (const scope of scopes) {
       const r = await this.call('GET', '/v5/position/list', [...scope, ['limit', '200']]);
       for (const p of (r.list as Json[] | undefined) ?? []) {
         if (!Number(p.size) || !this.ctx.instrument(String(p.symbol))) continue;
+        const isolated = Number(p.tradeMode) === 1 || (await isolatedAccount());
         const i = this.inst(String(p.symbol));
         const size = String(p.size);
         const inverse = i.category === 'inverse';
@@ -316,7 +321,7 @@ export class BybitTrading implements TradingConnector {
           unrealisedPnl: String(p.unrealisedPnl),
           realisedPnl: String(p.cumRealisedPnl ?? '0'),
           leverage: String(p.leverage),
-          marginMode: Number(p.tradeMode) === 1 ? 'ISOLATED' : 'CROSS',
+          marginMode: isolated ? 'ISOLATED' : 'CROSS',
           margin: String(p.positionIM ?? p.positionBalance ?? '0'),
           category: i.category,
         });
@@ -364,16 +369,22 @@ export class BybitTrading implements TradingConnector {
    * (classic and UTA 1.0 inverse, where it is per symbol) is isolated too. A fresh account: 10×, cross.
    */
   async symbolSettings(inst: TradingInstrument): Promise<SymbolSettings> {
-    const [list, info] = await Promise.all([
+    const [list, accountIsolated] = await Promise.all([
       this.call('GET', '/v5/position/list', [
         ['category', inst.category],
         ['symbol', inst.exchangeSymbol],
       ]),
-      this.call('GET', '/v5/account/info', []),
+      this.accountIsolated(),
     ]);
     const row = ((list.list as Json[] | undefined) ?? []).find((p) => String(p.symbol) === inst.exchangeSymbol);
     if (!row) throw new ExchangeUnreachableError('bybit', `no position row for ${inst.exchangeSymbol}`);
-    const isolated = info.marginMode === 'ISOLATED_MARGIN' || Number(row.tradeMode) === 1;
+    const isolated = accountIsolated || Number(row.tradeMode) === 1;
     return { symbol: inst.symbol, leverage: leverageText('bybit', row.leverage), marginMode: isolated ? 'ISOLATED' : 'CROSS' };
+  }
+
+  /** The unified account's margin mode (`GET /v5/account/info`): `ISOLATED_MARGIN` is isolated; regular and portfolio margin are cross. */
+  private async accountIsolated(): Promise<boolean> {
+    const info = await this.call('GET', '/v5/account/info', []);
+    return info.marginMode === 'ISOLATED_MARGIN';
   }
 }

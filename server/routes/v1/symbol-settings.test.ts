@@ -108,6 +108,15 @@ describe.each(TEST_DRIVERS)('/v1/trade/{apiKeyId}/symbol-settings on %s (simulat
       expect({ leverage: settings.leverage, marginMode: settings.marginMode }).toEqual({ leverage: position.leverage, marginMode: position.marginMode });
       const close = await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
       expect(close.statusCode, close.body).toBe(201);
+
+      // Isolated: Positions says so too (Bybit's unified account states it once for the account, not per row).
+      await put('margin-mode', { marginMode: 'ISOLATED' });
+      expect((await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'MARKET', qty: v.qty })).statusCode).toBe(201);
+      const [isolated] = (await call(user, 'GET', `${base()}/positions?symbol=${v.symbol}`)).json<Position[]>();
+      expect(isolated?.marginMode).toBe('ISOLATED');
+      expect((await read()).marginMode).toBe('ISOLATED');
+      expect((await call(user, 'POST', `${base()}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' })).statusCode).toBe(201);
+      await put('margin-mode', { marginMode: 'CROSS' });
     });
 
     it('refusals as on the other trade routes: 401, 403 wrong key password, 404 key, 400 unknown or missing symbol', async () => {
