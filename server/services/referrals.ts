@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { Currency, Network, PageMeta } from '../../src/api/contracts/common';
-import { add, dec, fixed, str, type Decimal } from '../../src/api/contracts/decimal';
+import { add, dec, fixed, groupThousands, str, type Decimal } from '../../src/api/contracts/decimal';
 import {
   REFERRAL_EXCHANGE_IDS,
   type exchangeVolumeBodySchema,
@@ -179,10 +179,7 @@ export async function setExchangeMonths(db: Db, body: z.output<typeof exchangeVo
 }
 
 /** An exact decimal string as dollars and cents with en-US separators ("$1,234.50"). */
-function usd(value: string): string {
-  const [int, frac] = fixed(dec(value), 2).split('.');
-  return `$${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
-}
+const usd = (value: string): string => `$${groupThousands(fixed(dec(value), 2))}`;
 const mmYyyy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 
 /** `PATCH /v1/referrals/user` (admin): the referrer's income for a month; a resubmission replaces it. */

@@ -1,5 +1,5 @@
 import type { TradeSettings } from '../../src/api/contracts/funded-users';
-import { abs, cmp, dec, div, mul, round, str, type Decimal } from '../../src/api/contracts/decimal';
+import { abs, cmp, dec, div, groupThousands, mul, round, str, type Decimal } from '../../src/api/contracts/decimal';
 import { HttpError } from '../lib/http-error';
 
 /**
@@ -37,9 +37,7 @@ type Limits = Pick<TradeSettings, TradeSettingKey>;
 
 /** For the message only: at most two decimals, en-US thousands separators ("25,000", "1.51"). */
 function fmt(a: Decimal): string {
-  const text = str(round(a, 2));
-  const [int, frac] = text.split('.');
-  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+  return groupThousands(str(round(a, 2)));
 }
 
 /** Every limit an order breaks (empty = allowed). Pure: the trading routes call it before sending an order. */

@@ -1,5 +1,5 @@
 import type { Currency } from '../api/contracts/common';
-import { dec, div, fixed, mul, round, sign, str } from '../api/contracts/decimal';
+import { dec, div, fixed, groupThousands, mul, round, sign, str } from '../api/contracts/decimal';
 import { parseMonth } from '../api/contracts/referrals';
 import { formatUsdDecimal } from './usd-decimal';
 
@@ -11,13 +11,10 @@ import { formatUsdDecimal } from './usd-decimal';
  * `formatUsdDecimal` rounds, never through a float.
  */
 
-const group = (int: string) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
 /** At most `scale` decimals (trailing zeros dropped), en-US thousands separators, the sign in front of `prefix`. */
 function formatAmount(value: string, scale: number, prefix: string): string {
   const rounded = round(dec(value), scale);
-  const [int, frac] = str(rounded).replace('-', '').split('.');
-  return `${sign(rounded) < 0 ? '-' : ''}${prefix}${group(int)}${frac ? `.${frac}` : ''}`;
+  return `${sign(rounded) < 0 ? '-' : ''}${prefix}${groupThousands(str(rounded).replace('-', ''))}`;
 }
 
 export function formatVolume(value: string, currency: Currency): string {

@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { abs, add, cmp, dec, fixed, isZero, max, mul, neg, str, type Decimal } from '../../../src/api/contracts/decimal';
+import { abs, add, cmp, dec, fixed, groupThousands, isZero, max, mul, neg, str, type Decimal } from '../../../src/api/contracts/decimal';
 import type { FundedDailyLoss } from '../../../src/api/contracts/funded-users';
 import type { Position } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
@@ -132,8 +132,7 @@ export const isLocked = (ledger: DayLedger, dailyLossLimit: Decimal): boolean =>
 /** Dollars with cents for messages ("1,234.57"); the exact amount travels beside it as a decimal string. */
 export function usd(amount: Decimal): string {
   const text = fixed(abs(amount), 2);
-  const [int, frac] = text.split('.');
-  return `${amount.units < 0n && text !== '0.00' ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+  return `${amount.units < 0n && text !== '0.00' ? '-' : ''}${groupThousands(text)}`;
 }
 
 /** What a locked user is told (the 422's message, the Order entry banner's reason). */

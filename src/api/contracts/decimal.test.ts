@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { add, cmp, columnDecimalSchema, dec, decimalStringSchema, div, fixed, isMultipleOf, mul, round, roundToStep, str, sub } from './decimal';
+import { add, cmp, columnDecimalSchema, dec, decimalStringSchema, groupThousands, div, fixed, isMultipleOf, mul, round, roundToStep, str, sub } from './decimal';
 
 describe('exact decimals', () => {
   it('reads what exchanges print and writes plain decimal strings', () => {
@@ -84,5 +84,9 @@ describe('exact decimals', () => {
     // A huge exponent is refused at once, not computed (10 ** 99999999 as a BigInt takes seconds).
     expect(money.safeParse('1e99999999').success).toBe(false);
     expect(money.safeParse('1e-99999999').success).toBe(false);
+  });
+
+  it('groups thousands of a decimal text, keeping the sign and every decimal', () => {
+    expect(['0', '999', '1000', '-1234567.5', '1234.00000001', '-12'].map(groupThousands)).toEqual(['0', '999', '1,000', '-1,234,567.5', '1,234.00000001', '-12']);
   });
 });

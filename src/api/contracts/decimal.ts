@@ -155,6 +155,12 @@ export function fixed(a: Decimal, scale: number, mode: Rounding = 'half-even'): 
   return `${negative ? '-' : ''}${digits.slice(0, digits.length - scale)}${scale ? `.${digits.slice(digits.length - scale)}` : ''}`;
 }
 
+/** en-US thousands separators in a decimal's text, the sign and the fraction kept ("-1234567.5" → "-1,234,567.5"). */
+export function groupThousands(text: string): string {
+  const [int, frac] = text.split('.');
+  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac !== undefined ? `.${frac}` : ''}`;
+}
+
 /** For drawing only (a chart coordinate, a bar width): never for arithmetic that is stored or sent. */
 export const toNumber = (a: Decimal): number => Number(str(a));
 

@@ -5,15 +5,14 @@ import { TRANSACTION_TYPE_LABELS, type Transaction, type TransactionType } from 
 import { DataTable, type DataTableSortStatus } from '../../ui/data-table';
 import { LoadMore } from '../../ui/load-more';
 import { sortRecords } from '../../ui/sort-records';
-import { dec, str } from '../../api/contracts/decimal';
+import { dec, groupThousands, str } from '../../api/contracts/decimal';
 import { formatDateTime } from './api-keys-table';
 
 const TYPE_COLORS: Record<TransactionType, string> = { deposit: 'teal', withdrawal: 'orange', 'profit-share': 'blue', fee: 'gray', adjustment: 'grape' };
 
 /** Exact, as recorded: en-US thousands separators, every decimal the amount has, the sign kept ("-1,234.5"). */
 export function formatAmount(amount: string): string {
-  const [int, frac] = str(dec(amount)).split('.');
-  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+  return groupThousands(str(dec(amount)));
 }
 
 /** A key's transactions, newest first by when they happened, with "Load more" paging and sorting of what is loaded. */
