@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dec, div, str } from './decimal';
+import { cmp, dec, div, str } from './decimal';
 import { estimatedLiquidationPrice, marginRequired, pnlAt, riskOf, rMultiple, sizeFromRisk, type InstrumentTerms } from './risk';
 
 const BTCUSDT: InstrumentTerms = { category: 'linear', contractSize: '1', stepSize: '0.001', minQty: '0.001', maxQty: '1000' };
@@ -22,7 +22,7 @@ describe('risk sizing (DESIGN §3.4)', () => {
   it('rounds down to the step, so the money at risk never exceeds the budget', () => {
     const r = sizeFromRisk({ terms: BTCUSDT, balance: '10000', riskPercent: 1, entry: '65000', stop: '64300' });
     expect(r.qty).toBe('0.142'); // 100 / 700 = 0.142857…
-    expect(Number(r.riskAmount)).toBeLessThanOrEqual(100);
+    expect(cmp(dec(r.riskAmount), dec('100'))).toBeLessThanOrEqual(0);
     expect(r.riskAmount).toBe('99.4');
   });
 
