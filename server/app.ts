@@ -34,6 +34,8 @@ import { referralRoutes } from './routes/v1/referrals';
 import { fillRoutes, tradingVolumeRoutes } from './routes/v1/trading-volume';
 import { userAdminRoutes } from './routes/v1/user-admin';
 import type { AuthContext } from './services/auth';
+import { EventBus } from './services/events/bus';
+import { postgresTransport, redisTransport } from './services/events/transports';
 import { KeyPasswordLimiter } from './services/key-password-limit';
 import { createMailer, type Mailer } from './services/mailer';
 import { rateLimitStore, ResilientCounter } from './services/rate-limit-store';
@@ -58,6 +60,8 @@ declare module 'fastify' {
     /** Build version shown in `/v1/config`. */
     buildVersion: string;
     authContext: AuthContext;
+    /** What happened, told to every instance (services/events): key deleted, sessions ended... */
+    events: EventBus;
   }
 }
 
@@ -73,6 +77,8 @@ export interface AppDeps {
   version?: string;
   /** Prefix of rate-limit keys in Redis (tests isolate runs with it). */
   rateLimitNamespace?: string;
+  /** The NOTIFY / Redis channel of the event bus (default `ct_events`; tests isolate runs with it). */
+  eventChannel?: string;
   /** The built SPA; default `<repo>/dist`. */
   distDir?: string;
   logger?: FastifyServerOptions['logger'];
@@ -117,6 +123,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const counter = new ResilientCounter({ redis, health: redisWatch, namespace: deps.rateLimitNamespace ?? 'ct-rate-limit-' });
   const mailer = deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM ?? `${config.PRODUCT_NAME} <no-reply@localhost>`, log: app.log });
 
+  const eventChannel = deps.eventChannel ?? 'ct_events';
+  const events = new EventBus({
+    db: deps.db,
+    log: app.log,
+    transports: [postgresTransport(deps.db, eventChannel, app.log), ...(redis ? [redisTransport(redis, eventChannel, app.log)] : [])],
+  });
+  app.decorate('events', events);
+  // Other instances' events arrive once the app is ready (inject and listen both make it ready).
+  app.addHook('onReady', () => events.start());
+
   app.decorate('config', config);
   app.decorate('db', deps.db);
   app.decorate('dbDriver', deps.driver ?? 'pglite');
@@ -135,8 +151,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
     productName: config.PRODUCT_NAME,
     log: app.log,
+    events,
   });
   app.addHook('onClose', async () => {
+    await events.stop();
     mailer.close?.();
     if (ownRedis) await ownRedis.quit().catch(() => ownRedis.disconnect());
     redisWatch.close();

@@ -9,6 +9,13 @@ import { tradeRoutes } from './v1/trade';
 import { tradeAuditRoutes } from './v1/trade-audit';
 import { tradeStreamRoutes } from './v1/trade-stream';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The trading room's long-lived parts: the connectors (clocks, rate budgets) and the account streams. */
+    trading: { connectors: TradingConnectors; hub: TradeStreamHub };
+  }
+}
+
 export interface TradeRouteDeps {
   db: Db;
   exchangeInfo: ExchangeInfoService;
@@ -46,14 +53,13 @@ export async function registerTradeRoutes(app: FastifyInstance, deps: TradeRoute
   );
   const hub = new TradeStreamHub({ db: deps.db, connectors, exchangeInfo: deps.exchangeInfo, log: app.log, backoffMs: deps.backoffMs });
   app.addHook('onClose', async () => hub.close());
-  // A deleted key's stream ends for every tab (the key's routes live in routes/v1/api-keys.ts, funded-users.ts).
-  app.addHook('onResponse', async (req, reply) => {
-    if (req.method !== 'DELETE' || reply.statusCode >= 300) return;
-    const url = req.routeOptions.url;
-    const p = req.params as { id?: string; apiKeyId?: string };
-    if (url === '/v1/api-keys/:id' && p.id) hub.closeKey(p.id);
-    else if (url === '/v1/users/:userId/api-keys/:apiKeyId' && p.apiKeyId) hub.closeKey(p.apiKeyId);
+  app.decorate('trading', { connectors, hub });
+  // A deleted key's stream ends for every tab on every instance, and its connector state goes.
+  app.events.on('api-key.deleted', ({ apiKeyId }) => {
+    hub.closeKey(apiKeyId);
+    connectors.forget(apiKeyId);
   });
+  app.events.onResync(() => hub.closeDeletedKeys());
   await app.register(tradeStreamRoutes, { prefix: '/v1/trade', hub, sessionCheckMs: deps.sessionCheckMs });
   const common = {
     db: deps.db,

@@ -8,6 +8,7 @@ import type { ExchangeCredentials } from '../exchanges/transport';
 import { HttpError, notFound } from '../lib/http-error';
 import { maskKey, open, seal, WrongPasswordError } from '../lib/secret-box';
 import { scryptSlots } from '../lib/semaphore';
+import type { EventBus } from './events/bus';
 import { simPassphrase, simSecret } from '../sim/private';
 import type { KeyPasswordLimiter } from './key-password-limit';
 import type { KeyValidator } from './key-validation';
@@ -102,18 +103,22 @@ export async function renameApiKey(db: Db, ownerId: string, id: string, name: st
 
 /**
  * Deletes the key and, with it, the transactions recorded on it and its sealed credentials; the
- * brackets the server managed with it stop at once (their runs lose their lease; orders stay).
+ * brackets the server managed with it stop at once (their runs lose their lease; orders stay), and
+ * every instance hears `api-key.deleted` when this commits (its streams end, its connector state goes).
  */
-export async function deleteApiKey(db: Db, ownerId: string, id: string): Promise<void> {
-  const deleted = await db
-    .delete(apiKeys)
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId)))
-    .returning({ id: apiKeys.id });
-  if (!deleted.length) throw notFound(API_KEY_NOT_FOUND);
-  await db
-    .update(jobs)
-    .set({ state: 'failed', lastError: 'The API key was deleted: the orders stay as they are', leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
-    .where(and(eq(jobs.kind, 'bracket'), eq(jobs.state, 'pending'), sql`${jobs.payload} ->> 'apiKeyId' = ${id}`));
+export async function deleteApiKey(db: Db, events: EventBus, ownerId: string, id: string): Promise<void> {
+  await events.transaction(db, async (tx, emit) => {
+    const deleted = await tx
+      .delete(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId)))
+      .returning({ id: apiKeys.id });
+    if (!deleted.length) throw notFound(API_KEY_NOT_FOUND);
+    await tx
+      .update(jobs)
+      .set({ state: 'failed', lastError: 'The API key was deleted: the orders stay as they are', leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
+      .where(and(eq(jobs.kind, 'bracket'), eq(jobs.state, 'pending'), sql`${jobs.payload} ->> 'apiKeyId' = ${id}`));
+    await emit('api-key.deleted', { apiKeyId: id, userId: ownerId });
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import { badRequest, forbidden, unauthorized } from '../lib/http-error';
 import { signAccessToken } from '../lib/jwt';
 import { dummyPasswordHash, verifyPassword } from '../lib/password';
 import { randomToken, sha256 } from '../lib/tokens';
+import { withEvents, type EventBus } from './events/bus';
 import { isFeatureEnabled } from './feature-flags';
 import { consumeInvitation } from './invitations';
 import type { Mailer } from './mailer';
@@ -25,6 +26,8 @@ export interface AuthContext {
   publicUrl: string;
   productName: string;
   log: FastifyBaseLogger;
+  /** Tells every instance when sessions end (their live streams close). Absent in seeds and scripts. */
+  events?: EventBus | null;
 }
 
 export const MESSAGES = {
@@ -101,11 +104,14 @@ async function lockFamily(tx: Tx, familyId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`refresh-family:${familyId}`}, 0))`);
 }
 
-async function revokeFamilyIn(tx: Tx, familyId: string): Promise<void> {
-  await tx
+/** Revokes the family's live tokens; the user whose sign-in it was, or null when none was live. */
+async function revokeFamilyIn(tx: Tx, familyId: string): Promise<string | null> {
+  const revoked = await tx
     .update(refreshTokens)
     .set({ revokedAt: new Date() })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+    .returning({ userId: refreshTokens.userId });
+  return revoked[0]?.userId ?? null;
 }
 
 type RefreshOutcome = { ok: Tokens } | { fail: 'invalid' | 'reuse'; userId?: string };
@@ -127,13 +133,14 @@ export async function refresh(ctx: AuthContext, presented: string): Promise<Toke
     .limit(1);
   if (!found) throw unauthorized(MESSAGES.invalidRefresh);
 
-  const outcome = await ctx.db.transaction(async (tx): Promise<RefreshOutcome> => {
+  const outcome = await withEvents(ctx.db, ctx.events, async (tx, emit): Promise<RefreshOutcome> => {
     await lockFamily(tx, found.familyId);
     // Read again under the lock: a concurrent rotation or revocation has committed by now.
     const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.id, found.id)).limit(1);
     if (!row || row.revokedAt) return { fail: 'invalid' };
     if (row.rotatedAt) {
-      await revokeFamilyIn(tx, row.familyId);
+      const userId = await revokeFamilyIn(tx, row.familyId);
+      if (userId) await emit('session.ended', { userId, familyId: row.familyId });
       return { fail: 'reuse', userId: row.userId };
     }
     if (row.expiresAt.getTime() <= Date.now()) return { fail: 'invalid' };
@@ -151,10 +158,11 @@ export async function refresh(ctx: AuthContext, presented: string): Promise<Toke
 }
 
 /** Ends a sign-in everywhere: every token of the family is revoked, under the family's lock (see `refresh`). */
-export async function revokeFamily(db: Db, familyId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function revokeFamily(ctx: Pick<AuthContext, 'db' | 'events'>, familyId: string): Promise<void> {
+  await withEvents(ctx.db, ctx.events, async (tx, emit) => {
     await lockFamily(tx, familyId);
-    await revokeFamilyIn(tx, familyId);
+    const userId = await revokeFamilyIn(tx, familyId);
+    if (userId) await emit('session.ended', { userId, familyId });
   });
 }
 
@@ -215,5 +223,5 @@ export async function changePasswordWithToken(ctx: AuthContext, body: ChangePass
   if (!spent || spent.expiresAt.getTime() <= Date.now()) {
     throw badRequest(MESSAGES.invalidResetToken, { token: 'Invalid or expired reset link' });
   }
-  await setPassword(ctx.db, spent.userId, body.password);
+  await setPassword(ctx.db, spent.userId, body.password, undefined, ctx.events);
 }

@@ -19,6 +19,6 @@ export async function resetUserPassword(ctx: AuthContext, userId: string, body: 
   }
   // Look-alike-free symbols: the admin reads it out or pastes it to the user.
   const temporaryPassword = randomCode(TEMPORARY_PASSWORD_LENGTH);
-  await setPassword(ctx.db, user.id, temporaryPassword);
+  await setPassword(ctx.db, user.id, temporaryPassword, undefined, ctx.events);
   return { message: `The password of ${user.email} was reset and every session ended`, temporaryPassword };
 }

@@ -8,6 +8,7 @@ import { refreshTokens, users, type UserRow } from '../db/schema';
 import { conflict, forbidden, notFound } from '../lib/http-error';
 import { hashPassword } from '../lib/password';
 import { randomCode } from '../lib/tokens';
+import { withEvents, type EventBus } from './events/bus';
 import { keysetPage } from './keyset-page';
 
 export const REFERRAL_CODE_LENGTH = 8;
@@ -84,9 +85,9 @@ export async function countAdmins(db: Db): Promise<number> {
  * its own password: that session stays signed in while every other one is revoked. Without it
  * (reset link, admin) every session ends, including live access tokens (session version bump).
  */
-export async function setPassword(db: Db, userId: string, password: string, keepFamily?: string): Promise<void> {
+export async function setPassword(db: Db, userId: string, password: string, keepFamily?: string, events?: EventBus | null): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await db.transaction(async (tx) => {
+  await withEvents(db, events, async (tx, emit) => {
     await tx
       .update(users)
       .set({
@@ -100,6 +101,7 @@ export async function setPassword(db: Db, userId: string, password: string, keep
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
       .where(keepFamily ? and(open, ne(refreshTokens.familyId, keepFamily)) : open);
+    await emit('user.sessions-ended', { userId, keepFamilyId: keepFamily ?? null });
   });
 }
 
@@ -111,7 +113,7 @@ export interface Actor {
 }
 
 /** `PATCH /v1/users/{id}`: admins change anything; others only their own password (SPEC §7). */
-export async function patchUser(db: Db, actor: Actor, id: string, body: PatchUserBody): Promise<UserRow> {
+export async function patchUser(db: Db, actor: Actor, id: string, body: PatchUserBody, events?: EventBus | null): Promise<UserRow> {
   const isSelf = actor.id === id;
   if (actor.role !== 'admin') {
     if (!isSelf) throw forbidden('You may change only your own account');
@@ -138,7 +140,7 @@ export async function patchUser(db: Db, actor: Actor, id: string, body: PatchUse
       throw err;
     }
   }
-  if (body.password) await setPassword(db, id, body.password, isSelf ? actor.familyId : undefined);
+  if (body.password) await setPassword(db, id, body.password, isSelf ? actor.familyId : undefined, events);
   const updated = await findUserById(db, id);
   if (!updated) throw notFound('User not found');
   return updated;

@@ -111,7 +111,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
       schema: { tags: ['api-keys'], summary: 'Delete one of your API keys (and its transactions)', security, params: idParamSchema, response: { 204: z.null(), ...errors } },
     },
     async (req, reply) => {
-      await deleteApiKey(app.db, currentUser(req).id, req.params.id);
+      await deleteApiKey(app.db, app.events, currentUser(req).id, req.params.id);
       return reply.code(204).send(null);
     },
   );

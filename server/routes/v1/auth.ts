@@ -86,12 +86,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (presented) {
         // Possession of the refresh token is enough to end its own sign-in; an unknown one is already gone.
         const family = await familyOfRefreshToken(ctx.db, presented);
-        if (family) await revokeFamily(ctx.db, family.familyId);
+        if (family) await revokeFamily(ctx, family.familyId);
         return { message: MESSAGES.signedOut };
       }
       if (!req.headers.authorization) throw unauthorized(AUTH_REQUIRED);
       const user = await authenticateRequest(ctx.db, ctx.secret, req);
-      await revokeFamily(ctx.db, user.familyId);
+      await revokeFamily(ctx, user.familyId);
       return { message: MESSAGES.signedOut };
     },
   );

@@ -201,7 +201,7 @@ export const fundedUserRoutes: FastifyPluginAsyncZod<FundedUserRouteOptions> = a
       },
     },
     async (req, reply) => {
-      await deleteApiKey(app.db, req.params.userId, req.params.apiKeyId);
+      await deleteApiKey(app.db, app.events, req.params.userId, req.params.apiKeyId);
       return reply.code(204).send(null);
     },
   );

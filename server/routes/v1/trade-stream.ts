@@ -20,6 +20,7 @@ const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 export const STREAM_MAX_MESSAGE_BYTES = { beforeAuth: 4 * 1024, afterAuth: 64 * 1024 } as const;
 /** RFC 6455 §7.4.1: "a message that is too big for it to process". */
 const MESSAGE_TOO_BIG = 1009;
+const SIGNED_OUT = 'Signed out: the session ended';
 
 const byteLength = (raw: WebSocket.RawData): number => (Array.isArray(raw) ? raw.reduce((n, b) => n + b.length, 0) : raw.byteLength);
 
@@ -41,6 +42,18 @@ export interface TradeStreamOptions {
 /** `/v1/trade/stream`: the live account stream (DESIGN §3.3). */
 export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (app, opts) => {
   const secret = app.config.JWT_SECRET ?? '';
+  // A sign-out or a password change on any instance closes that session's streams here at once
+  // (the periodic session check stays as the backstop for a missed event).
+  const live = new Set<{ user: () => AuthUser | null; signedOut: () => void }>();
+  app.events.on('session.ended', ({ familyId }) => {
+    for (const c of live) if (c.user()?.familyId === familyId) c.signedOut();
+  });
+  app.events.on('user.sessions-ended', ({ userId, keepFamilyId }) => {
+    for (const c of live) {
+      const u = c.user();
+      if (u?.id === userId && u.familyId !== keepFamilyId) c.signedOut();
+    }
+  });
   app.route({
     method: 'GET',
     url: '/stream',
@@ -61,13 +74,18 @@ export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (
             socket.terminate();
             return;
           }
-          if (message.type === 'status' && message.state === 'error' && /deleted/.test(message.reason ?? '')) keys.delete(message.apiKeyId);
           socket.send(JSON.stringify(message));
         },
+        ended(apiKeyId) {
+          keys.delete(apiKeyId);
+        },
       };
+      const entry = { user: () => user, signedOut: () => refuse(401, SIGNED_OUT) };
+      live.add(entry);
       const cleanup = () => {
         if (closed) return;
         closed = true;
+        live.delete(entry);
         clearTimeout(authTimer);
         clearInterval(sessionTimer);
         for (const id of keys) opts.hub.unsubscribe(id, sub);
@@ -82,7 +100,7 @@ export const tradeStreamRoutes: FastifyPluginAsync<TradeStreamOptions> = async (
       // Sign-out revokes the session: the next check closes the stream (and its exchange connections).
       const sessionTimer = setInterval(() => {
         if (!user) return;
-        authenticateAccessToken(app.db, secret, token).catch(() => refuse(401, 'Signed out: the session ended'));
+        authenticateAccessToken(app.db, secret, token).catch(() => refuse(401, SIGNED_OUT));
       }, opts.sessionCheckMs ?? SESSION_CHECK_MS);
       sessionTimer.unref?.();
 

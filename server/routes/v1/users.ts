@@ -64,7 +64,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req) => {
       const me = currentUser(req);
-      const updated = await patchUser(app.db, { id: me.id, role: me.role, familyId: me.familyId }, req.params.id, req.body);
+      const updated = await patchUser(app.db, { id: me.id, role: me.role, familyId: me.familyId }, req.params.id, req.body, app.events);
       return toUserDto(updated);
     },
   );

@@ -13,6 +13,8 @@ import { tagOrder } from './ids';
  */
 export interface StreamSubscriber {
   send(msg: StreamServerMessage): void;
+  /** The key's stream ended for good (the key was deleted): the subscriber drops it. */
+  ended?(apiKeyId: string): void;
 }
 
 export interface AccountStreamDeps {
@@ -76,7 +78,10 @@ export class AccountStream {
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     this.stream?.close();
     this.stream = null;
-    if (reason) this.setState('error', reason);
+    if (reason) {
+      this.setState('error', reason);
+      for (const sub of this.subscribers) sub.ended?.(this.apiKeyId);
+    }
     this.subscribers.clear();
   }
 

@@ -138,6 +138,11 @@ export class TradingConnectors {
       });
   }
 
+  /** Whether this instance holds state for the key (its rate gate, its margin-mode choices). */
+  holds(apiKeyId: string): boolean {
+    return this.gates.has(apiKeyId) || this.prefs.has(apiKeyId);
+  }
+
   /** A deleted key's gate goes with it. */
   forget(apiKeyId: string): void {
     this.gates.delete(apiKeyId);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import type { ApiKeyRow } from '../../db/schema-api-keys';
+import { inArray } from 'drizzle-orm';
+import { apiKeys, type ApiKeyRow } from '../../db/schema-api-keys';
 import type { ExchangeCredentials } from '../../exchanges/transport';
 import type { ExchangeInfoService } from '../exchange-info';
 import { AccountStream, type StreamSubscriber } from './account-stream';
@@ -72,6 +73,17 @@ export class TradeStreamHub {
     if (!stream) return;
     stream.close(reason);
     this.streams.delete(apiKeyId);
+  }
+
+  /**
+   * After the event listener was away (it may have missed a deletion): closes the streams whose key
+   * no longer exists.
+   */
+  async closeDeletedKeys(): Promise<void> {
+    const ids = [...this.streams.keys()];
+    if (!ids.length) return;
+    const alive = new Set((await this.deps.db.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, ids))).map((r) => r.id));
+    for (const id of ids) if (!alive.has(id)) this.closeKey(id);
   }
 
   get(apiKeyId: string): AccountStream | undefined {
