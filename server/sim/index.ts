@@ -31,7 +31,7 @@ export interface SimPluginOptions {
   market?: SimMarket;
   /**
    * Guards the control routes (`/_control/*`). The product passes "admin token required"
-   * (routes/market.ts); the standalone simulator of the unit tests leaves them open. The server's own
+   * (compose/market.ts); the standalone simulator of the unit tests leaves them open. The server's own
    * in-process calls pass with `internalSimControlHeaders()` (control-auth.ts) whatever the guard.
    */
   controlGuard?: onRequestAsyncHookHandler;

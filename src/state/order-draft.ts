@@ -1,4 +1,4 @@
-import { proxy } from 'valtio';
+import { proxy } from 'valtio/vanilla';
 
 /**
  * An order prepared outside Order entry (SPEC `tradeMode`: a Shift+click on the chart), which the

@@ -11,6 +11,7 @@ const problems = async (code: string, filePath: string) => (await eslint.lintTex
 describe('money lint rule', () => {
   it.each([
     ['src/panels/trading/example.ts', 'export const f = (q: string) => Number(q) * 2;'],
+    ['src/panels/shared/trading/example.ts', 'export const f = (q: number) => q.toFixed(2);'],
     ['server/services/trading/example.ts', 'export const f = (q: string) => parseFloat(q);'],
     ['src/api/contracts/risk.ts', 'export const f = (q: number) => q.toFixed(2);'],
     ['src/panels/chart/trade-lines.ts', 'export const f = (q: string) => +q;'],

@@ -1,4 +1,4 @@
-import { MANAGED_NOTE } from '../trading/format';
+import { MANAGED_NOTE } from '../shared/trading/format';
 import { cmp, dec, div, isZero, min, str, sub, toNumber } from '../../api/contracts/decimal';
 import { pnlAt } from '../../api/contracts/risk';
 import type { Instrument } from '../../api/contracts/exchanges';

@@ -9,8 +9,8 @@ import type { Instrument } from '../../api/contracts/exchanges';
 import type { AmendOrderBody, ClosePositionBody } from '../../api/contracts/trading';
 import { userSettings } from '../../state/user-settings';
 import { toastError } from '../../ui/toast';
-import { show } from '../trading/format';
-import { useTradingAccount } from '../trading/use-trading-account';
+import { show } from '../shared/trading/format';
+import { useTradingAccount } from '../shared/trading/use-trading-account';
 import { amendFor, orderIdOfLine, POSITION_LINE, stopDropProblem, tradeLines } from './trade-lines';
 
 /** A ✕ click waiting for the user's yes (confirm flags for chart lines). */

@@ -10,7 +10,7 @@ import { useConfig } from '../../api/config/get-config';
 import type { ExchangeId } from '../../api/contracts/common';
 import { setApiKeyId } from '../../state/user-settings';
 import { PanelMessage } from '../shared/panel-message';
-import type { TradingAccount } from './use-trading-account';
+import type { TradingAccount } from '../shared/trading/use-trading-account';
 
 const STATE_COLOR = { connecting: 'gray', connected: 'teal', reconnecting: 'yellow', error: 'red' } as const;
 

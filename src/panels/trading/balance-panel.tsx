@@ -9,8 +9,8 @@ import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
 import { AccountGate } from './account-bar';
 import { convertAmount, findConversion } from './convert';
-import { MASK, money } from './format';
-import { useTradingAccount } from './use-trading-account';
+import { MASK, money } from '../shared/trading/format';
+import { useTradingAccount } from '../shared/trading/use-trading-account';
 
 /**
  * Balance (SPEC §3 `balanceType`, `balanceCurrency`, `maskBalance`): total or available, margin in use,

@@ -21,11 +21,11 @@ import { CustodyConsentModal, NO_CUSTODY_TEXT } from './custody-consent';
 import { DayLockBanner } from './day-lock-banner';
 import { MANAGED_DRAFT_OFF, ManagedBracketFields, managedOf, type ManagedDraft } from './managed-bracket-fields';
 import { toastError, toastInfo, toastSuccess, toastWarning } from '../../ui/toast';
-import { show } from './format';
+import { show } from '../shared/trading/format';
 import { isNumberText, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, typingProblem, type EntryTerms } from './order-math';
 import { PartBoundary } from '../../ui/part-boundary';
 import { marginBalance, placedText, summaryLine, usdOf, wrongSides } from './order-entry-text';
-import { useTradingAccount } from './use-trading-account';
+import { useTradingAccount } from '../shared/trading/use-trading-account';
 
 const TYPES: Array<{ value: OrderEntryType; label: string }> = [
   { value: 'bracket-order', label: 'Bracket' },

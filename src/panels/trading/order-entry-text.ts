@@ -1,6 +1,6 @@
 import { cmp, dec, fixed, mul } from '../../api/contracts/decimal';
 import type { Balance, Order, Side } from '../../api/contracts/trading';
-import { show } from './format';
+import { show } from '../shared/trading/format';
 import { isNumberText, type preview } from './order-math';
 
 /**

@@ -3,7 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { getFills, getOrderHistory, type TradeKey } from '../../api/trade/trade-api';
 import { retryServerErrors } from '../../api/query-meta';
-import { show } from './format';
+import { show } from '../shared/trading/format';
 
 /** Orders and fills of the pair, newest first, a page at a time (the exchange's own paging). */
 export function OrderHistory({ tradeKey, symbol }: { tradeKey: TradeKey; symbol: string }) {

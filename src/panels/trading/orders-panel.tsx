@@ -11,8 +11,8 @@ import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from './account-bar';
 import { ConfirmButton } from './confirm-button';
-import { MANAGED_NOTE, show } from './format';
-import { useTradingAccount } from './use-trading-account';
+import { MANAGED_NOTE, show } from '../shared/trading/format';
+import { useTradingAccount } from '../shared/trading/use-trading-account';
 
 const TYPE_LABEL: Record<Order['type'], string> = {
   LIMIT: 'Limit',

@@ -13,10 +13,10 @@ import type { ExchangeId } from '../../api/contracts/common';
 import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from './account-bar';
 import { ConfirmButton } from './confirm-button';
-import { pnlPercent, pnlText, show, showPrice } from './format';
+import { pnlPercent, pnlText, show, showPrice } from '../shared/trading/format';
 import { isNumberText, snapPrice } from './order-math';
 import { downloadShareCard } from './share-card';
-import { useTradingAccount } from './use-trading-account';
+import { useTradingAccount } from '../shared/trading/use-trading-account';
 
 /** Open positions, live from the account stream; close at market (confirm per the flag) or 25/50/100 %. */
 export function PositionsPanel(_props: PanelProps) {

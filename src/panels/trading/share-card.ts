@@ -1,5 +1,5 @@
 import type { Position } from '../../api/contracts/trading';
-import { pnlPercent } from './format';
+import { pnlPercent } from '../shared/trading/format';
 
 /**
  * The share-profit card (FF_ENABLE_SHARE_PROFIT_CARD): pair, side, leverage, entry, mark and PnL %

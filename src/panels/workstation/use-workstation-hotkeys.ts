@@ -9,7 +9,7 @@ import { hotkeyActionFor, hotkeys, TRADING_HOTKEYS_OFF, tradingHotkeys, type Hot
 import { orderEntryActions } from '../../state/order-draft';
 import { favoriteIntervalList, userSettings } from '../../state/user-settings';
 import { toastError, toastInfo } from '../../ui/toast';
-import { useTradingAccount } from '../trading/use-trading-account';
+import { useTradingAccount } from '../shared/trading/use-trading-account';
 
 /** A key typed into a field, a menu or a dialog's input is the field's, never a hotkey. */
 export const isTypingTarget = (target: EventTarget | null) =>

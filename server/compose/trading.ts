@@ -1,0 +1,96 @@
+import fp from 'fastify-plugin';
+import type { FetchFn } from '../exchanges/transport';
+import { apiKeyRoutes } from '../routes/v1/api-keys';
+import { fundedUserRoutes } from '../routes/v1/funded-users';
+import { tradeRoutes } from '../routes/v1/trade';
+import { tradeAuditRoutes } from '../routes/v1/trade-audit';
+import { tradeStreamRoutes } from '../routes/v1/trade-stream';
+import { isFeatureEnabled } from '../services/feature-flags';
+import { createKeyValidator, type InjectFn } from '../services/key-validation';
+import { TradingConnectors, type SimInject } from '../services/trading/connect';
+import { TradeStreamHub } from '../services/trading/stream-hub';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The trading room's long-lived parts: the connectors (clocks, rate budgets) and the account streams. */
+    trading: { connectors: TradingConnectors; hub: TradeStreamHub };
+  }
+}
+
+export interface ApiKeysOptions {
+  /** Tests: how live-mode key checks reach the exchanges (default: global fetch to the real hosts). */
+  fetch?: FetchFn;
+  timeoutMs?: number;
+}
+
+/**
+ * `api-keys`: `/v1/api-keys` and the funded-user routes under `/v1/users`, with the key validator:
+ * in simulator mode it signs requests to the simulator's private endpoints in-process (same bytes as
+ * to a real exchange), in live mode to the exchanges' real hosts.
+ */
+export const apiKeysPlugin = fp<ApiKeysOptions>(
+  async (app, opts) => {
+    const sim = app.config.MARKET_DATA === 'sim';
+    const inject: InjectFn = async (req) => {
+      const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers });
+      return { status: res.statusCode, text: res.body };
+    };
+    const validator = createKeyValidator(sim ? { mode: 'sim', inject } : { mode: 'live', fetch: opts.fetch, timeoutMs: opts.timeoutMs });
+    await app.register(apiKeyRoutes, { prefix: '/v1/api-keys', validator, simInject: sim ? inject : null });
+    await app.register(fundedUserRoutes, { prefix: '/v1/users', validator });
+  },
+  { name: 'api-keys', dependencies: ['core', 'http', 'events', 'simulator'] },
+);
+
+export interface TradingOptions {
+  /** Tests: how live-mode trading reaches the exchanges, and for how long. */
+  fetch?: FetchFn;
+  timeoutMs?: number;
+  /** Tests: the account stream's reconnect back-off. */
+  backoffMs?: (attempt: number) => number;
+  /** Tests: how often a stream re-checks its session (sign-out closes it). */
+  sessionCheckMs?: number;
+}
+
+/**
+ * `trading`: `/v1/trade/{apiKeyId}/…` (the owner), `/v1/users/{userId}/trade/{apiKeyId}/…` (an admin,
+ * DESIGN §3.2) and `/v1/trade/stream`, over one set of connectors (clocks and rate budgets kept across
+ * calls) and one stream hub. A deleted key's streams end and its connector state goes, on every instance.
+ */
+export const tradingPlugin = fp<TradingOptions>(
+  async (app, opts) => {
+    const simInject: SimInject = async (req) => {
+      const res = await app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.body === undefined ? {} : { payload: req.body }) });
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = String(v);
+      return { status: res.statusCode, text: res.body, headers };
+    };
+    const connectors = new TradingConnectors(
+      app.marketSource.sim
+        ? { mode: 'sim', simInject, simInjectWs: (url, headers) => app.injectWS(url, { headers }), timeoutMs: opts.timeoutMs }
+        : { mode: 'live', fetch: opts.fetch, timeoutMs: opts.timeoutMs },
+    );
+    const hub = new TradeStreamHub({ db: app.db, connectors, exchangeInfo: app.exchangeInfo, log: app.log, backoffMs: opts.backoffMs });
+    app.addHook('onClose', async () => hub.close());
+    app.decorate('trading', { connectors, hub });
+    app.events.on('api-key.deleted', ({ apiKeyId }) => {
+      hub.closeKey(apiKeyId);
+      connectors.forget(apiKeyId);
+    });
+    app.events.onResync(() => hub.closeDeletedKeys());
+
+    await app.register(tradeStreamRoutes, { prefix: '/v1/trade', hub, sessionCheckMs: opts.sessionCheckMs });
+    const common = {
+      db: app.db,
+      connectors,
+      exchangeInfo: app.exchangeInfo,
+      limiter: app.keyPasswordLimiter,
+      isFlagEnabled: (key: Parameters<typeof isFeatureEnabled>[1]) => isFeatureEnabled(app.db, key),
+    };
+    await app.register(tradeRoutes, { prefix: '/v1/trade/:apiKeyId', ...common, asAdmin: false });
+    await app.register(tradeRoutes, { prefix: '/v1/users/:userId/trade/:apiKeyId', ...common, asAdmin: true });
+    // What admins did on funded users' keys (written by the admin plugin's audit hook) and each key's day.
+    await app.register(tradeAuditRoutes, { prefix: '/v1/users' });
+  },
+  { name: 'trading', dependencies: ['core', 'http', 'events', 'simulator', 'exchange-info'] },
+);
