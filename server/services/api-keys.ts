@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { WRONG_KEY_PASSWORD, type ApiKey, type CreateApiKeyBody, type SimCredentials, type SimCredentialsBody } from '../../src/api/contracts/api-keys';
 import type { Db } from '../db/client';
 import { apiKeys, type ApiKeyRow } from '../db/schema-api-keys';
-import { jobs } from '../db/schema-jobs';
 import type { ExchangeCredentials } from '../exchanges/transport';
 import { HttpError, notFound } from '../lib/http-error';
 import { maskKey, open, seal, WrongPasswordError } from '../lib/secret-box';
@@ -113,10 +112,7 @@ export async function deleteApiKey(db: Db, events: EventBus, ownerId: string, id
       .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ownerId)))
       .returning({ id: apiKeys.id });
     if (!deleted.length) throw notFound(API_KEY_NOT_FOUND);
-    await tx
-      .update(jobs)
-      .set({ state: 'failed', lastError: 'The API key was deleted: the orders stay as they are', leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
-      .where(and(eq(jobs.kind, 'bracket'), eq(jobs.state, 'pending'), sql`${jobs.payload} ->> 'apiKeyId' = ${id}`));
+    // Its managed brackets stop in this transaction (the jobs plugin subscribes `within`).
     await emit('api-key.deleted', { apiKeyId: id, userId: ownerId });
   });
 }

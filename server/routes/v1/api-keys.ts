@@ -183,7 +183,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
       onRequest: app.requireUser,
       schema: { tags: ['api-keys'], summary: 'Allow the server to guard brackets with this key (credentials sealed while they run); 409 when the server has no SERVER_SECRET', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors, 409: errorResponseSchema } },
     },
-    async (req) => toApiKeyDto(await setServerCustody(app.db, currentUser(req).id, req.params.id, true, Boolean(app.config.SERVER_SECRET))),
+    async (req) => toApiKeyDto(await setServerCustody(app.db, app.events, currentUser(req).id, req.params.id, true, Boolean(app.config.SERVER_SECRET))),
   );
 
   app.delete(
@@ -192,6 +192,6 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
       onRequest: app.requireUser,
       schema: { tags: ['api-keys'], summary: 'Withdraw it: sealed credentials deleted, guarding of the key\'s brackets stopped (orders stay); 409 while a bracket waits for its entry', security, params: idParamSchema, response: { 200: apiKeySchema, ...errors, 409: errorResponseSchema } },
     },
-    async (req) => toApiKeyDto(await setServerCustody(app.db, currentUser(req).id, req.params.id, false)),
+    async (req) => toApiKeyDto(await setServerCustody(app.db, app.events, currentUser(req).id, req.params.id, false)),
   );
 };

@@ -5,13 +5,18 @@
  * session's streams — without waiting for instance 2's periodic session check (set to a minute
  * here, so only the event can do it). With REDIS_URL the same holds with Redis in the path.
  */
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
 import { buildApp } from '../../app';
 import { createTestApp, RecordingMailer, TEST_DRIVERS, TestClient, type SignedIn, type TestApp } from '../../test/helper';
+import { jobs } from '../../db/schema-jobs';
 import { is, StreamClient } from '../../test/stream-client';
+import { KEY_DELETED_MESSAGE } from '../jobs/managed-brackets';
+import { anyJobPayloadSchema } from '../jobs/payloads';
+import { ensureJob, type JobHandler } from '../jobs/runner';
 import { until } from '../../test/waiting';
 
 const KEY_PASSWORD = 'key-password-1';
@@ -33,11 +38,26 @@ describe.each(VARIANTS)('events between two instances on $driver (redis: $redis)
     redises.push(r);
     return r;
   };
+  /** Instance 2 runs jobs: a `key-work` job holds its run until aborted (its lease is renewed while it is pending). */
+  const running = new Set<string>();
+  const aborted: string[] = [];
+  const keyWork: JobHandler = {
+    kind: 'key-work',
+    payload: anyJobPayloadSchema,
+    async run(ctx) {
+      running.add(ctx.job.key);
+      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+      running.delete(ctx.job.key);
+      aborted.push(ctx.job.key);
+    },
+  };
   const market = { trade: { backoffMs: () => 50, sessionCheckMs: 60_000 } };
+  const marketTwo = { ...market, jobs: { tickMs: 50, leaseMs: 60_000, owner: 'instance-2', extraHandlers: [keyWork] } };
 
   beforeAll(async () => {
     one = await createTestApp(driver, { MARKET_DATA: 'sim' }, { market, eventChannel: channel, redis: redisFor() });
-    two = await buildApp({ config: one.config, db: one.db, driver, mailer: new RecordingMailer(), logger: false, distDir: '/nonexistent', market, eventChannel: channel, redis: redisFor() });
+    const config = { ...one.config, JOBS_ENABLED: true };
+    two = await buildApp({ config, db: one.db, driver, mailer: new RecordingMailer(), logger: false, distDir: '/nonexistent', market: marketTwo, eventChannel: channel, redis: redisFor() });
     await two.ready();
     twoClient = new TestClient(two, one.config.JWT_SECRET ?? '');
   });
@@ -106,5 +126,38 @@ describe.each(VARIANTS)('events between two instances on $driver (redis: $redis)
     await changing.next(is('pong'));
     expect(changing.closeCode).toBeNull();
     changing.socket.close();
+  });
+
+  /** A job of the key held by instance 2's runner, and a managed bracket of the key not yet due. */
+  const keyJobs = async (key: ApiKey, userId: string) => {
+    const work = `key-work:${key.id}`;
+    await ensureJob(one.db, { kind: keyWork, key: work, userId, payload: { apiKeyId: key.id } });
+    const bracket = `bracket:${key.id}`;
+    await one.db.insert(jobs).values({ kind: 'bracket', key: bracket, userId, payload: { apiKeyId: key.id }, runAt: sql`now() + interval '1 hour'` });
+    await until('instance 2 runs the key’s job', () => running.has(work));
+    return { work, bracket };
+  };
+  const jobRow = async (key: string) => (await one.db.select().from(jobs).where(eq(jobs.key, key)))[0];
+
+  it('a key deleted through instance 1: its managed brackets fail in the deleting transaction and instance 2’s runs of its jobs abort at once', async () => {
+    const user = await one.signInAs('user');
+    const key = await addKey(user);
+    const { work, bracket } = await keyJobs(key, user.id);
+    expect((await one.client.delete(`/v1/api-keys/${key.id}`, { token: user.accessToken })).statusCode).toBe(204);
+    expect(await jobRow(bracket)).toMatchObject({ state: 'failed', lastError: KEY_DELETED_MESSAGE });
+    // The lease is a minute long and renewed: only the event stops the run this soon.
+    await until('instance 2 aborts the run', () => aborted.includes(work));
+  });
+
+  it('custody withdrawn through instance 1 aborts instance 2’s runs of the key’s jobs', async () => {
+    const user = await one.signInAs('user');
+    const key = await addKey(user);
+    const on = await one.client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token: user.accessToken });
+    expect(on.statusCode, on.body).toBe(200);
+    const { work, bracket } = await keyJobs(key, user.id);
+    const off = await one.client.delete(`/v1/api-keys/${key.id}/server-custody`, { token: user.accessToken });
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await jobRow(bracket))?.state).toBe('failed');
+    await until('instance 2 aborts the run', () => aborted.includes(work));
   });
 });

@@ -8,8 +8,9 @@ import { apiKeys } from '../../db/schema-api-keys';
 import { TradeRefusedError, type NewOrder, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
 import { tradingInstrument, type TradingConnectors } from '../trading/connect';
 import { flattenId, legId, tagOrder } from '../trading/ids';
-import { dropSealedIfIdle, logActivity, openSealedCredentials, BRACKET_JOB_KIND, type BracketJobPayload, type GuardLeg } from './managed-brackets';
+import { dropSealedIfIdle, logActivity, openSealedCredentials } from './managed-brackets';
 import type { MarketFeed } from './market-feed';
+import { BRACKET_JOB, type BracketJobPayload, type GuardLeg } from './payloads';
 import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
 
 /**
@@ -40,7 +41,7 @@ export interface BracketJobOptions {
   pollMs?: number;
   log?: JobRunnerLog;
   /** Tests: called before each exchange action (a crash can be staged there). */
-  beforeAction?: (action: string, ctx: JobContext) => Promise<void>;
+  beforeAction?: (action: string, ctx: JobContext<BracketJobPayload>) => Promise<void>;
 }
 
 /** Break-even is beyond the price now: nothing is wrong, the round just ends early. */
@@ -62,8 +63,9 @@ interface Round {
   entry: Order | undefined;
 }
 
-export function bracketJobHandler(opts: BracketJobOptions): JobHandler {
-  return { kind: BRACKET_JOB_KIND, retryMs: 1000, run: (ctx) => new BracketGuard(opts, ctx).run() };
+/** The `bracket` kind's handler: its payload is checked against `bracketJobPayloadSchema` when claimed (payloads.ts). */
+export function bracketJobHandler(opts: BracketJobOptions): JobHandler<BracketJobPayload> {
+  return { ...BRACKET_JOB, retryMs: 1000, run: (ctx) => new BracketGuard(opts, ctx).run() };
 }
 
 class BracketGuard {
@@ -77,9 +79,9 @@ class BracketGuard {
 
   constructor(
     private readonly opts: BracketJobOptions,
-    private readonly ctx: JobContext,
+    private readonly ctx: JobContext<BracketJobPayload>,
   ) {
-    this.p = { ...(ctx.job.payload as unknown as BracketJobPayload) };
+    this.p = { ...ctx.payload };
     this.userId = ctx.job.userId!;
   }
 
@@ -98,7 +100,7 @@ class BracketGuard {
 
   /** False when this instance no longer holds the job: the run must stop acting. */
   private save() {
-    return this.ctx.save(this.p as unknown as Record<string, unknown>);
+    return this.ctx.save(this.p);
   }
 
   private async act(action: string) {

@@ -15,6 +15,7 @@ import { ensureAlertJob } from '../alerts';
 import { prepareDatabase } from '../bootstrap';
 import { patchServerSettings } from '../settings';
 import { createUser } from '../users';
+import { anyJobPayloadSchema } from './payloads';
 import { ensureJob, JobRunner, type JobContext, type JobHandler } from './runner';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -32,6 +33,7 @@ async function until<T>(what: string, fn: () => Promise<T | null | undefined | f
 function parked(name: string, log: string[], contexts: Map<string, JobContext>): JobHandler {
   return {
     kind: 'test',
+    payload: anyJobPayloadSchema,
     async run(ctx) {
       log.push(`${name}:start:${ctx.job.key}`);
       contexts.set(`${name}:${ctx.job.key}`, ctx);

@@ -323,7 +323,11 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
     // B waited for A's lease to run out (nobody renews it after the kill), then finished the job.
     expect(bActedAt, 'B acted on the bracket').not.toBeNull();
     expect(bActedAt!).toBeGreaterThan(aLeaseEnd);
-    const [row] = await db.select().from(jobs).where(eq(jobs.key, `bracket:${b.bracketId}`));
+    // The stop is moved on the exchange a moment before the job saves that it was (one more read of the orders in between).
+    const row = await until('B to save the break-even', async () => {
+      const [r] = await db.select().from(jobs).where(eq(jobs.key, `bracket:${b.bracketId}`));
+      return r?.payload.beDone === true ? r : null;
+    });
     expect(row).toMatchObject({ leaseOwner: 'B', attempts: 2, state: 'pending', payload: expect.objectContaining({ beDone: true }) });
     // One replacement of the original stop (Binance amends a conditional by place-then-cancel): R1, not R2.
     expect(stop.clientOrderId).toBe(`${b.bracketId}SR1`);

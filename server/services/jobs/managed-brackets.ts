@@ -1,5 +1,4 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { ExchangeId, Network } from '../../../src/api/contracts/common';
 import type { ActivityEntry, ManagedBracket, ManagedBracketInfo, PlannedLeg, Side } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import { apiKeys, type ApiKeyRow } from '../../db/schema-api-keys';
@@ -8,7 +7,9 @@ import type { ExchangeCredentials } from '../../exchanges/transport';
 import { conflict, notFound } from '../../lib/http-error';
 import { serverOpen, serverSeal } from '../../lib/server-seal';
 import { API_KEY_NOT_FOUND } from '../api-keys';
+import type { EventBus, Tx } from '../events/bus';
 import { addNotification } from '../notifications';
+import { BRACKET_JOB, BRACKET_JOB_KIND, listedBracketPayloadSchema, writeJobPayload, type BracketJobPayload, type GuardLeg } from './payloads';
 
 /**
  * Every bracket is guarded by the server (issue 21, DESIGN §3.2, §3.6), and some are also managed
@@ -27,7 +28,7 @@ import { addNotification } from '../notifications';
  *   exchange, by the legs' client ids, what was placed.
  */
 
-export const BRACKET_JOB_KIND = 'bracket';
+export { BRACKET_JOB_KIND, type BracketJobPayload, type GuardLeg } from './payloads';
 export const bracketJobKey = (bracketId: string) => `bracket:${bracketId}`;
 export const CUSTODY_REQUIRED_MESSAGE =
   "Brackets are guarded by the server (it places a resting entry's stop when it fills and cancels the rest when the position closes): allow it for this key first (Order entry → the bracket form)";
@@ -36,40 +37,6 @@ export const NO_CUSTODY_SECRET_MESSAGE =
 
 /** How long the request that places a bracket has before its job wakes up on its own. */
 export const PLACING_GRACE_MS = 5 * 60_000;
-
-/** A leg the guard places when the entry fills (its exchange client id is the bracket's, plus the role). */
-export interface GuardLeg {
-  role: 'stop-loss' | 'take-profit';
-  type: 'STOP_MARKET' | 'TAKE_PROFIT';
-  qty: string;
-  price: string | null;
-  triggerPrice: string;
-  clientOrderId: string;
-}
-
-export interface BracketJobPayload {
-  apiKeyId: string;
-  exchange: ExchangeId;
-  network: Network;
-  symbol: string;
-  side: Side;
-  bracketId: string;
-  /** The entry's order type (a conditional entry is looked up among conditional orders). */
-  entryType?: 'MARKET' | 'LIMIT' | 'STOP_MARKET' | 'STOP_LIMIT';
-  /** Break-even / trailing; null when the bracket is only guarded. */
-  options: ManagedBracket | null;
-  /** The stop and targets as planned (placed by the request for a market entry, by the job for a resting one). */
-  legs: GuardLeg[];
-  /** The request finished placing (false: it may have died mid-way; the job reconciles). */
-  armed: boolean;
-  /** The stop and targets are on the exchange. */
-  protectionPlaced: boolean;
-  /** The entry has filled (in part). */
-  entrySeen?: boolean;
-  beDone?: boolean;
-  /** The stop price the trail last set. */
-  trailStop?: string;
-}
 
 const aadOf = (apiKeyId: string, userId: string) => `sealed-credentials:v1:${apiKeyId}:${userId}`;
 
@@ -119,36 +86,54 @@ const waitingForEntry = (apiKeyId: string) =>
  * deletes the sealed credentials and stops guarding every bracket of the key (their orders stay as
  * they are on the exchange), each noted in the activity log.
  */
-export async function setServerCustody(db: Db, userId: string, apiKeyId: string, on: boolean, canSeal = true): Promise<ApiKeyRow> {
+export async function setServerCustody(db: Db, events: EventBus, userId: string, apiKeyId: string, on: boolean, canSeal = true): Promise<ApiKeyRow> {
   if (on && !canSeal) throw conflict(NO_CUSTODY_SECRET_MESSAGE);
-  if (!on) {
-    const waiting = await db.select({ payload: jobs.payload }).from(jobs).where(and(waitingForEntry(apiKeyId), eq(jobs.userId, userId)));
-    if (waiting.length) {
-      const symbols = [...new Set(waiting.map((w) => (w.payload as unknown as BracketJobPayload).symbol))].join(', ');
-      throw conflict(
-        `${waiting.length} bracket${waiting.length === 1 ? '' : 's'} of this key (${symbols}) wait${waiting.length === 1 ? 's' : ''} for the entry to fill, and the server is to place the stop then: cancel those entries first`,
-      );
-    }
-  }
-  const [row] = await db
-    .update(apiKeys)
-    .set({ serverCustodyAt: on ? new Date() : null })
-    .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.userId, userId)))
-    .returning();
-  if (!row) throw notFound(API_KEY_NOT_FOUND);
-  if (!on) {
-    const message = 'Guarding was turned off for this key: the orders stay as they are, and are no longer cancelled when the position closes';
-    const stopped = await db
-      .update(jobs)
-      .set({ state: 'failed', lastError: message, leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
-      .where(and(eq(jobs.kind, BRACKET_JOB_KIND), eq(jobs.state, 'pending'), sql`${jobs.payload} ->> 'apiKeyId' = ${apiKeyId}`))
+  return events.transaction(db, async (tx, emit) => {
+    if (!on) await refuseWhileEntriesWait(tx, userId, apiKeyId);
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ serverCustodyAt: on ? new Date() : null })
+      .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.userId, userId)))
       .returning();
-    for (const job of stopped) {
-      await logActivity(db, job.userId!, job.key, { action: 'Stopped guarding the bracket', orderId: null, result: 'ok', message, dedupe: 'stopped' });
+    if (!row) throw notFound(API_KEY_NOT_FOUND);
+    if (!on) {
+      const stopped = await stopGuardingKey(tx, apiKeyId, CUSTODY_WITHDRAWN_MESSAGE);
+      for (const job of stopped) {
+        await logActivity(tx, job.userId!, job.key, { action: 'Stopped guarding the bracket', orderId: null, result: 'ok', message: CUSTODY_WITHDRAWN_MESSAGE, dedupe: 'stopped' });
+      }
+      await tx.delete(sealedCredentials).where(eq(sealedCredentials.apiKeyId, apiKeyId));
+      await emit('api-key.custody-withdrawn', { apiKeyId, userId });
     }
-    await db.delete(sealedCredentials).where(eq(sealedCredentials.apiKeyId, apiKeyId));
-  }
-  return row;
+    return row;
+  });
+}
+
+const CUSTODY_WITHDRAWN_MESSAGE = 'Guarding was turned off for this key: the orders stay as they are, and are no longer cancelled when the position closes';
+export const KEY_DELETED_MESSAGE = 'The API key was deleted: the orders stay as they are';
+
+/** 409 while a bracket of the key waits for its entry to fill (the server is to place that entry's stop). */
+async function refuseWhileEntriesWait(tx: Tx, userId: string, apiKeyId: string): Promise<void> {
+  const waiting = await tx
+    .select({ symbol: sql<string>`${jobs.payload} ->> 'symbol'` })
+    .from(jobs)
+    .where(and(waitingForEntry(apiKeyId), eq(jobs.userId, userId)));
+  if (!waiting.length) return;
+  const symbols = [...new Set(waiting.map((w) => w.symbol))].join(', ');
+  throw conflict(
+    `${waiting.length} bracket${waiting.length === 1 ? '' : 's'} of this key (${symbols}) wait${waiting.length === 1 ? 's' : ''} for the entry to fill, and the server is to place the stop then: cancel those entries first`,
+  );
+}
+
+/**
+ * The server stops guarding every bracket of the key (custody withdrawn, the key deleted): their
+ * jobs fail with `message`, their runs lose their lease; the orders stay on the exchange.
+ */
+export async function stopGuardingKey(tx: Tx | Db, apiKeyId: string, message: string): Promise<JobRow[]> {
+  return tx
+    .update(jobs)
+    .set({ state: 'failed', lastError: message, leaseOwner: null, leaseUntil: null, updatedAt: new Date() })
+    .where(and(eq(jobs.kind, BRACKET_JOB_KIND), eq(jobs.state, 'pending'), sql`${jobs.payload} ->> 'apiKeyId' = ${apiKeyId}`))
+    .returning();
 }
 
 // ------------------------------------------------------------------------------------ the guard's row
@@ -180,7 +165,7 @@ export async function prepareGuard(
   if (!secret) throw conflict(NO_CUSTODY_SECRET_MESSAGE);
   if (!key.serverCustodyAt) throw conflict(CUSTODY_REQUIRED_MESSAGE, { custody: CUSTODY_REQUIRED_MESSAGE });
   await sealCredentials(db, secret, key, creds);
-  const payload: BracketJobPayload = {
+  const payload = writeJobPayload(BRACKET_JOB, {
     apiKeyId: key.id,
     exchange: key.exchange,
     network: key.network,
@@ -194,20 +179,22 @@ export async function prepareGuard(
     // A market entry's stop and targets are placed by the request itself, at once.
     protectionPlaced: bracket.entryType === 'MARKET',
     entrySeen: bracket.entryType === 'MARKET' ? true : undefined,
-  };
+  });
   const due = sql`now() + ${PLACING_GRACE_MS} * interval '1 millisecond'`;
   await db
     .insert(jobs)
-    .values({ kind: BRACKET_JOB_KIND, key: bracketJobKey(bracket.bracketId), userId: key.userId, payload: payload as unknown as Record<string, unknown>, runAt: due })
+    .values({ kind: BRACKET_JOB_KIND, key: bracketJobKey(bracket.bracketId), userId: key.userId, payload, runAt: due })
     // A retry of the same bracket (same id): the row is reused, and waits again for the request.
     .onConflictDoUpdate({ target: jobs.key, set: { runAt: due, updatedAt: new Date() }, setWhere: sql`${jobs.state} = 'pending' and ${jobs.leaseOwner} is null` });
 }
 
 /** The request placed the bracket: the job starts now. */
 export async function armGuard(db: Db, key: Pick<ApiKeyRow, 'userId'>, bracketId: string, what: string): Promise<void> {
+  // One field of a payload already written through the schema: the merge keeps it valid.
+  const armed: Pick<BracketJobPayload, 'armed'> = { armed: true };
   await db
     .update(jobs)
-    .set({ payload: sql`${jobs.payload} || '{"armed":true}'::jsonb`, runAt: sql`now()`, updatedAt: new Date() })
+    .set({ payload: sql`${jobs.payload} || ${JSON.stringify(armed)}::jsonb`, runAt: sql`now()`, updatedAt: new Date() })
     .where(and(eq(jobs.key, bracketJobKey(bracketId)), eq(jobs.state, 'pending'), isNull(jobs.leaseOwner)));
   await logActivity(db, key.userId, bracketJobKey(bracketId), { action: 'Guarding the bracket', orderId: null, result: 'ok', message: what, dedupe: 'started' });
 }
@@ -220,9 +207,11 @@ export async function dropGuard(db: Db, apiKeyId: string, bracketId: string): Pr
 
 // ------------------------------------------------------------------------------------ reads
 
-const infoOf = (job: JobRow): ManagedBracketInfo => {
-  const p = job.payload as unknown as BracketJobPayload;
-  // Rows written before every bracket was guarded carry `cancelOnClose` and no legs.
+const infoOf = (job: JobRow): ManagedBracketInfo | null => {
+  // Rows written before every bracket was guarded carry `cancelOnClose` and no legs (the listing schema allows them).
+  const read = listedBracketPayloadSchema.safeParse(job.payload);
+  if (!read.success) return null;
+  const p = read.data;
   const options = p.options && (p.options.breakEven || p.options.trail) ? { breakEven: p.options.breakEven, trail: p.options.trail } : null;
   const running = job.state === 'pending';
   const waiting = running && !p.protectionPlaced && p.entrySeen !== true;
@@ -250,7 +239,8 @@ export async function listManagedBrackets(db: Db, userId: string, apiKeyId: stri
     .where(and(eq(jobs.kind, BRACKET_JOB_KIND), eq(jobs.userId, userId), sql`${jobs.payload} ->> 'apiKeyId' = ${apiKeyId}`))
     .orderBy(sql`case when ${jobs.state} = 'pending' then 0 else 1 end`, desc(jobs.createdAt))
     .limit(100);
-  return rows.map(infoOf);
+  // A row no schema reads (damaged by hand) is left out rather than failing the whole list.
+  return rows.flatMap((row) => infoOf(row) ?? []);
 }
 
 export async function listActivity(db: Db, userId: string, limit = 100): Promise<ActivityEntry[]> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { jobs, type JobRow } from '../../db/schema-jobs';
+import { readJobPayload, writeJobPayload, type JobKind, type JobPayload } from './payloads';
 
 /**
  * The job runner (DESIGN §3.6, issue 13). Every server instance runs one; jobs are rows of `jobs`.
@@ -19,14 +20,20 @@ import { jobs, type JobRow } from '../../db/schema-jobs';
  * - A graceful stop releases the leases, so another instance takes over on its next tick.
  */
 
-export interface JobContext {
-  readonly job: JobRow;
+export interface JobContext<P extends JobPayload = JobPayload> {
+  /** The job's row as claimed (its raw `payload` is `payload` below, parsed). */
+  readonly job: Omit<JobRow, 'payload'>;
+  /** The job's state, parsed with its kind's schema when the job was claimed (payloads.ts). */
+  readonly payload: P;
   /** Aborted when the lease is lost or the runner stops: the run must return soon after. */
   readonly signal: AbortSignal;
   /** The runner's instance id (logs, tests). */
   readonly owner: string;
-  /** Saves the job's state; false when this instance no longer holds the job. */
-  save(payload: Record<string, unknown>): Promise<boolean>;
+  /**
+   * Saves the job's state, parsed with the kind's schema first (throws `InvalidJobPayloadError`,
+   * writing nothing, when it does not parse); false when this instance no longer holds the job.
+   */
+  save(payload: P): Promise<boolean>;
   /**
    * The job is finished: it will not run again (until `ensureJob` makes it pending). `guard` is a
    * condition checked in the same statement (false when it does not hold: the job goes on).
@@ -36,13 +43,16 @@ export interface JobContext {
   fail(message: string): Promise<boolean>;
 }
 
-export interface JobHandler {
-  kind: string;
+/**
+ * What runs the jobs of one kind. `payload` (the kind's schema, payloads.ts) is checked when a job is
+ * claimed: a payload that does not parse fails the job, naming the field, and `run` is not called.
+ */
+export interface JobHandler<P extends JobPayload = JobPayload> extends JobKind<P> {
   /**
    * Runs the job until it is done (call `ctx.complete()`) or `ctx.signal` aborts. Returning without
    * completing releases the job: it runs again after `retryMs` (default 5 s), here or elsewhere.
    */
-  run(ctx: JobContext): Promise<void>;
+  run(ctx: JobContext<P>): Promise<void>;
   retryMs?: number;
 }
 
@@ -171,6 +181,21 @@ export class JobRunner {
     }
   }
 
+  /**
+   * Aborts this instance's runs of the jobs `which` picks, at once (a deleted key's brackets, on the
+   * event): they stop acting now rather than at the next lease renewal. Returns how many.
+   */
+  abortWhere(which: (job: JobRow) => boolean): number {
+    let n = 0;
+    for (const [id, h] of this.held) {
+      if (!which(h.job)) continue;
+      this.held.delete(id);
+      h.abort.abort();
+      n += 1;
+    }
+    return n;
+  }
+
   private async renew(): Promise<void> {
     if (this.held.size === 0) return;
     const ids = [...this.held.keys()];
@@ -220,6 +245,12 @@ export class JobRunner {
     const handler = this.handlers.get(job.kind);
     if (!handler) return;
     const abort = new AbortController();
+    const done = this.execute(job, handler, abort);
+    this.held.set(job.id, { job, abort, done });
+  }
+
+  /** One claimed job: its payload checked, its handler run, then the job released unless it finished. */
+  private async execute(job: JobRow, handler: JobHandler, abort: AbortController): Promise<void> {
     const { db } = this.opts;
     const mine = and(eq(jobs.id, job.id), eq(jobs.leaseOwner, this.owner), eq(jobs.state, 'pending'));
     const finish = async (state: 'done' | 'failed', lastError: string | null, guard?: SQL) => {
@@ -231,43 +262,53 @@ export class JobRunner {
       return rows.length > 0;
     };
     let finished = false;
-    const ctx: JobContext = {
-      job,
-      signal: abort.signal,
-      owner: this.owner,
-      save: async (payload) => (await db.update(jobs).set({ payload, updatedAt: new Date() }).where(mine).returning({ id: jobs.id })).length > 0,
-      complete: async (guard) => (finished = await finish('done', null, guard)),
-      fail: async (message) => (finished = await finish('failed', message.slice(0, 500))),
-    };
-    const done = (async () => {
-      try {
-        await handler.run(ctx);
-      } catch (err) {
-        if (!abort.signal.aborted) this.opts.log?.error({ err, job: job.key }, 'Job run failed; it will be retried');
-      } finally {
-        if (this.held.get(job.id)?.abort === abort) this.held.delete(job.id);
-        if (!finished && !this.stopped && !abort.signal.aborted) {
-          // Released for a retry (here or on another instance) after the handler's pause.
-          await db
-            .update(jobs)
-            .set({ leaseOwner: null, leaseUntil: null, runAt: sql`now() + ${handler.retryMs ?? 5000} * interval '1 millisecond'`, updatedAt: new Date() })
-            .where(mine)
-            .catch((err: unknown) => this.opts.log?.warn({ err, job: job.key }, 'Could not release a job'));
-        }
+    try {
+      const read = readJobPayload(handler, job.payload);
+      if (!read.ok) {
+        // Never run with a payload its kind does not describe: the job fails, saying which field.
+        this.opts.log?.warn({ job: job.key, issues: read.error.issues }, 'Job payload does not match its kind; the job failed');
+        finished = await finish('failed', read.error.message.slice(0, 500));
+        return;
       }
-    })();
-    this.held.set(job.id, { job, abort, done });
+      await handler.run({
+        job,
+        payload: read.payload,
+        signal: abort.signal,
+        owner: this.owner,
+        save: async (payload) => (await db.update(jobs).set({ payload: writeJobPayload(handler, payload), updatedAt: new Date() }).where(mine).returning({ id: jobs.id })).length > 0,
+        complete: async (guard) => (finished = await finish('done', null, guard)),
+        fail: async (message) => (finished = await finish('failed', message.slice(0, 500))),
+      });
+    } catch (err) {
+      if (!abort.signal.aborted) this.opts.log?.error({ err, job: job.key }, 'Job run failed; it will be retried');
+    } finally {
+      if (this.held.get(job.id)?.abort === abort) this.held.delete(job.id);
+      if (!finished && !this.stopped && !abort.signal.aborted) {
+        // Released for a retry (here or on another instance) after the handler's pause.
+        await db
+          .update(jobs)
+          .set({ leaseOwner: null, leaseUntil: null, runAt: sql`now() + ${handler.retryMs ?? 5000} * interval '1 millisecond'`, updatedAt: new Date() })
+          .where(mine)
+          .catch((err: unknown) => this.opts.log?.warn({ err, job: job.key }, 'Could not release a job'));
+      }
+    }
   }
 }
 
 /**
  * Makes sure a job exists and is pending for `key` (idempotent: any number of callers, one row).
- * A finished job with the same key is made pending again, keeping its payload.
+ * A finished job with the same key is made pending again, keeping its payload. A new row's payload
+ * is `{}`, or — given its kind's `JobKind` (payloads.ts) — `payload` parsed with the kind's schema
+ * first (throws `InvalidJobPayloadError`, writing nothing).
  */
-export async function ensureJob(db: Db, job: { kind: string; key: string; userId?: string | null; payload?: Record<string, unknown> }): Promise<void> {
+export function ensureJob(db: Db, job: { kind: string; key: string; userId?: string | null }): Promise<void>;
+export function ensureJob<P extends JobPayload>(db: Db, job: { kind: JobKind<P>; key: string; userId?: string | null; payload: P }): Promise<void>;
+export async function ensureJob(db: Db, job: { kind: string | JobKind<JobPayload>; key: string; userId?: string | null; payload?: JobPayload }): Promise<void> {
+  const kind = typeof job.kind === 'string' ? job.kind : job.kind.kind;
+  const payload = typeof job.kind === 'string' ? {} : writeJobPayload(job.kind, job.payload ?? {});
   await db
     .insert(jobs)
-    .values({ kind: job.kind, key: job.key, userId: job.userId ?? null, payload: job.payload ?? {} })
+    .values({ kind, key: job.key, userId: job.userId ?? null, payload })
     .onConflictDoUpdate({
       target: jobs.key,
       set: { state: 'pending', runAt: sql`now()`, lastError: null, updatedAt: new Date() },
