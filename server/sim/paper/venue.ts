@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SimHub } from '../hub';
+import type { EnginePolicy, PaperEngineOptions, Tape } from './engine';
 import type { SimFaults } from './faults';
+import type { VenueInstruments } from './instruments';
 import type { PaperRuntime } from './runtime';
 
 /**
@@ -19,3 +21,28 @@ export interface VenueContext {
 }
 
 export type VenueRegistrar = (app: FastifyInstance, venue: VenueContext) => void;
+
+/** A venue's economics as data (paper-economics.md): what its engine is configured with. */
+export interface VenueEconomics {
+  instruments: VenueInstruments;
+  /** Maker and taker fee rates; the maintenance rate where an instrument has no tiers. */
+  rates: { maker: string; taker: string; maintenance: string };
+  policy: EnginePolicy;
+  /** A new account: its wallets, default leverage, first order / fill id (default 1), ledger decimals (default 8). */
+  account: { balances: Record<string, string>; leverage: number; firstId?: number; currencyDecimals?: Record<string, number> };
+}
+
+/** The engine options of a venue's economics on a tape (market orders at last ± one tick). */
+export function engineOptionsOf(e: VenueEconomics): (tape: Tape) => PaperEngineOptions {
+  return (tape) => ({
+    tape,
+    instrument: e.instruments.spec,
+    economics: { makerRate: e.rates.maker, takerRate: e.rates.taker, maintenanceRate: e.rates.maintenance, brackets: e.instruments.brackets },
+    policy: e.policy,
+    startingBalances: e.account.balances,
+    defaultLeverage: e.account.leverage,
+    halfSpreadTicks: 1,
+    ...(e.account.currencyDecimals ? { currencyDecimals: e.account.currencyDecimals } : {}),
+    firstId: e.account.firstId ?? 1,
+  });
+}

@@ -1,12 +1,107 @@
-import type { FastifyInstance } from 'fastify';
 import type { PlaceRequest } from '../engine';
-import type { VenueContext } from '../venue';
+import { bool, decimal, int, oneOf, text } from '../params';
+import { cancelPicked, settledHistory } from '../queries';
+import type { RouteGroup, SignedCall } from '../signed';
 import { ENGINE_ALGO_TYPE, listAlgoJson, newAlgoJson, type BinanceAlgoType } from './format';
-import { timeInForceOf, sideOf } from './orders';
-import { BinanceError, refusalError, signed } from './params';
-import { checkPrecision, clientIdOf, findOrder, instrumentOf, lookupOf, matchesAlgo } from './shared';
+import { DONE, notRequired, SIDE, timeInForceOf } from './orders';
+import { BinanceError, instrumentOf, mandatory, refusalError } from './params';
+import { checkPrecision, CLIENT_ID, findOrder, lookupOf, matchesAlgo } from './shared';
 
-const DONE = { code: 200, msg: 'The operation of cancel all open order is done.' };
+const invalidType = () => new BinanceError(-1116, 'Invalid orderType.');
+
+const ALGO_ORDER = {
+  ...SIDE,
+  // TRAILING_STOP_MARKET is not simulated.
+  type: oneOf(Object.keys(ENGINE_ALGO_TYPE) as BinanceAlgoType[], { required: true, invalid: invalidType }),
+  closePosition: bool({ default: false }),
+  reduceOnly: bool(),
+  quantity: decimal(),
+  price: decimal(),
+  triggerPrice: decimal({ required: true }),
+};
+
+const ALGO_EXTRAS = {
+  clientAlgoId: CLIENT_ID,
+  priceProtect: bool({ default: false }),
+  selfTradePreventionMode: text({ default: 'EXPIRE_MAKER' }),
+};
+
+async function placeAlgo({ venue, params: p, runtime, engine, account }: SignedCall) {
+  p.read({ algoType: oneOf(['CONDITIONAL'] as const, { required: true, invalid: () => new BinanceError(-1116, 'Invalid algoType.') }) });
+  const spec = instrumentOf(venue, p.opt('symbol'));
+  const o = p.read(ALGO_ORDER);
+  const engineType = ENGINE_ALGO_TYPE[o.type];
+  const limit = engineType === 'STOP_LIMIT' || engineType === 'TAKE_PROFIT';
+  if (o.closePosition && o.quantity !== undefined) throw new BinanceError(-4136, 'Target strategy invalid for orderType STOP_MARKET,closePosition true');
+  if (o.closePosition && o.reduceOnly !== undefined) throw notRequired('reduceonly');
+  if (!o.closePosition && o.quantity === undefined) throw mandatory('quantity');
+  if (limit && o.price === undefined) throw mandatory('price');
+  if (!limit && o.price !== undefined) throw notRequired('price');
+  checkPrecision(o.quantity, spec.qtyStep);
+  checkPrecision(o.price, spec.tickSize);
+  checkPrecision(o.triggerPrice, spec.tickSize);
+  const { workingType } = p.read({ workingType: oneOf(['MARK_PRICE', 'CONTRACT_PRICE'] as const, { default: 'CONTRACT_PRICE' }) });
+  const { tif, meta } = limit ? timeInForceOf(p, false) : { tif: 'GTC' as const, meta: {} };
+  const x = p.read(ALGO_EXTRAS);
+  const req: PlaceRequest = {
+    symbol: spec.symbol,
+    side: o.side,
+    type: engineType,
+    qty: o.quantity,
+    price: o.price,
+    trigger: o.triggerPrice,
+    timeInForce: tif,
+    reduceOnly: o.reduceOnly ?? false,
+    closePosition: o.closePosition,
+    clientId: x.clientAlgoId,
+    // The sim's mark is the last trade: MARK_PRICE and CONTRACT_PRICE trigger alike (kept for the answer).
+    meta: { ...meta, workingType, priceProtect: String(x.priceProtect), selfTradePreventionMode: x.selfTradePreventionMode },
+  };
+  const r = await runtime.run(account, (id, at) => engine.place(id, req, at));
+  if (!r.ok) throw refusalError(r.refusal, 'place');
+  return newAlgoJson(spec, r.value);
+}
+
+async function queryAlgo({ venue, params: p, account }: SignedCall) {
+  const l = lookupOf(p, 'algoId', 'clientAlgoId');
+  const o = await findOrder(venue, account, (x) => matchesAlgo(x, l), l);
+  if (!o) throw new BinanceError(-2013, 'Order does not exist.');
+  return listAlgoJson(instrumentOf(venue, o.symbol), o);
+}
+
+async function cancelAlgo(call: SignedCall) {
+  const l = lookupOf(call.params, 'algoId', 'clientAlgoId');
+  const r = await cancelPicked(call, (id) => call.engine.retained(id).find((x) => matchesAlgo(x, l) && x.status === 'UNTRIGGERED'));
+  if (!r) throw new BinanceError(-2011, 'Unknown order sent.');
+  if (!r.ok) throw refusalError(r.refusal, 'cancel');
+  // Binance prints this code as a string here (binance.md §1).
+  return { algoId: r.value.id, clientAlgoId: r.value.clientId, code: '200', msg: 'success' };
+}
+
+async function openAlgos({ venue, params: p, runtime, engine, account }: SignedCall) {
+  const symbol = p.opt('symbol');
+  if (symbol !== undefined) instrumentOf(venue, symbol);
+  const open = await runtime.run(account, (id) => engine.openOrders(id, symbol).filter((o) => o.status === 'UNTRIGGERED'));
+  return open.map((o) => listAlgoJson(instrumentOf(venue, o.symbol), o));
+}
+
+async function cancelOpenAlgos({ venue, params: p, runtime, engine, account }: SignedCall) {
+  const spec = instrumentOf(venue, p.opt('symbol'));
+  await runtime.run(account, (id, at) => engine.cancelAll(id, spec.symbol, at, (o) => o.status === 'UNTRIGGERED'));
+  return DONE;
+}
+
+async function allAlgos(call: SignedCall) {
+  const spec = instrumentOf(call.venue, call.params.opt('symbol'));
+  const { limit, startTime, endTime } = call.params.read({ limit: int({ default: 500 }), startTime: int(), endTime: int() });
+  const { store, dbId } = await settledHistory(call);
+  const rows = await store.orders(dbId, { symbol: spec.symbol, startTime, endTime, limit: Math.min(1000, limit) + 500, newest: true });
+  return rows
+    .filter((o) => o.type in { STOP_MARKET: 1, STOP_LIMIT: 1, TAKE_PROFIT: 1, TAKE_PROFIT_MARKET: 1 })
+    .slice(0, limit)
+    .reverse()
+    .map((o) => listAlgoJson(spec, o));
+}
 
 /**
  * Conditional orders in Binance's "Algo Service" (since 2025-12-09; binance.md §6):
@@ -15,126 +110,11 @@ const DONE = { code: 200, msg: 'The operation of cancel all open order is done.'
  * untriggered orders cannot be modified. When one fires, the order it releases (a new `orderId`,
  * `actualOrderId` here) appears in /fapi/v1/openOrders, allOrders and userTrades.
  */
-export function registerBinanceAlgo(app: FastifyInstance, venue: VenueContext): void {
-  const { runtime } = venue;
-  const engine = runtime.engine;
-
-  app.post(
-    '/fapi/v1/algoOrder',
-    signed(
-      venue,
-      async ({ params: p, account }) => {
-        const algoType = p.req('algoType');
-        if (algoType !== 'CONDITIONAL') throw new BinanceError(-1116, 'Invalid algoType.');
-        const spec = instrumentOf(venue, p.req('symbol'));
-        const side = sideOf(p);
-        const type = p.req('type');
-        if (type === 'TRAILING_STOP_MARKET') throw new BinanceError(-1116, 'Invalid orderType.'); // not simulated
-        if (!(type in ENGINE_ALGO_TYPE)) throw new BinanceError(-1116, 'Invalid orderType.');
-        const engineType = ENGINE_ALGO_TYPE[type as BinanceAlgoType];
-        const limit = engineType === 'STOP_LIMIT' || engineType === 'TAKE_PROFIT';
-        const closePosition = p.bool('closePosition') ?? false;
-        const reduceOnly = p.bool('reduceOnly');
-        const quantity = p.decimal('quantity');
-        const price = p.decimal('price');
-        const triggerPrice = p.decimal('triggerPrice', true);
-        if (closePosition && quantity !== undefined) throw new BinanceError(-4136, 'Target strategy invalid for orderType STOP_MARKET,closePosition true');
-        if (closePosition && reduceOnly !== undefined) throw new BinanceError(-1106, "Parameter 'reduceonly' sent when not required.");
-        if (!closePosition && quantity === undefined) throw new BinanceError(-1102, "Mandatory parameter 'quantity' was not sent, was empty/null, or malformed.");
-        if (limit && price === undefined) throw new BinanceError(-1102, "Mandatory parameter 'price' was not sent, was empty/null, or malformed.");
-        if (!limit && price !== undefined) throw new BinanceError(-1106, "Parameter 'price' sent when not required.");
-        checkPrecision(quantity, spec.qtyStep);
-        checkPrecision(price, spec.tickSize);
-        checkPrecision(triggerPrice, spec.tickSize);
-        const workingType = p.oneOf('workingType', ['MARK_PRICE', 'CONTRACT_PRICE'] as const, new BinanceError(-1130, "Data sent for parameter 'workingType' is not valid.")) ?? 'CONTRACT_PRICE';
-        const { tif, meta } = limit ? timeInForceOf(p, false) : { tif: 'GTC' as const, meta: {} };
-        const req: PlaceRequest = {
-          symbol: spec.symbol,
-          side,
-          type: engineType,
-          qty: quantity,
-          price,
-          trigger: triggerPrice,
-          timeInForce: tif,
-          reduceOnly: reduceOnly ?? false,
-          closePosition,
-          clientId: clientIdOf(p, 'clientAlgoId'),
-          // The sim's mark is the last trade: MARK_PRICE and CONTRACT_PRICE trigger alike (kept for the answer).
-          meta: { ...meta, workingType, priceProtect: String(p.bool('priceProtect') ?? false), selfTradePreventionMode: p.opt('selfTradePreventionMode') ?? 'EXPIRE_MAKER' },
-        };
-        const r = await runtime.run(account, (id, at) => engine.place(id, req, at));
-        if (!r.ok) throw refusalError(r.refusal, 'place');
-        return newAlgoJson(spec, r.value);
-      },
-      { trade: true },
-    ),
-  );
-
-  app.get(
-    '/fapi/v1/algoOrder',
-    signed(venue, async ({ params: p, account }) => {
-      const l = lookupOf(p, 'algoId', 'clientAlgoId');
-      const o = await findOrder(venue, account, (x) => matchesAlgo(x, l), l);
-      if (!o) throw new BinanceError(-2013, 'Order does not exist.');
-      return listAlgoJson(instrumentOf(venue, o.symbol), o);
-    }),
-  );
-
-  app.delete(
-    '/fapi/v1/algoOrder',
-    signed(
-      venue,
-      async ({ params: p, account }) => {
-        const l = lookupOf(p, 'algoId', 'clientAlgoId');
-        const r = await runtime.run(account, (id, at) => {
-          const o = engine.retained(id).find((x) => matchesAlgo(x, l) && x.status === 'UNTRIGGERED');
-          return o ? engine.cancel(id, { id: o.id }, at) : null;
-        });
-        if (!r) throw new BinanceError(-2011, 'Unknown order sent.');
-        if (!r.ok) throw refusalError(r.refusal, 'cancel');
-        // Binance prints this code as a string here (binance.md §1).
-        return { algoId: r.value.id, clientAlgoId: r.value.clientId, code: '200', msg: 'success' };
-      },
-      { trade: true },
-    ),
-  );
-
-  app.get(
-    '/fapi/v1/openAlgoOrders',
-    signed(venue, async ({ params: p, account }) => {
-      const symbol = p.opt('symbol');
-      if (symbol !== undefined) instrumentOf(venue, symbol);
-      const open = await runtime.run(account, (id) => engine.openOrders(id, symbol).filter((o) => o.status === 'UNTRIGGERED'));
-      return open.map((o) => listAlgoJson(instrumentOf(venue, o.symbol), o));
-    }),
-  );
-
-  app.delete(
-    '/fapi/v1/algoOpenOrders',
-    signed(
-      venue,
-      async ({ params: p, account }) => {
-        const spec = instrumentOf(venue, p.req('symbol'));
-        await runtime.run(account, (id, at) => engine.cancelAll(id, spec.symbol, at, (o) => o.status === 'UNTRIGGERED'));
-        return DONE;
-      },
-      { trade: true },
-    ),
-  );
-
-  app.get(
-    '/fapi/v1/allAlgoOrders',
-    signed(venue, async ({ params: p, account }) => {
-      const spec = instrumentOf(venue, p.req('symbol'));
-      const limit = p.int('limit') ?? 500;
-      await runtime.run(account, () => undefined);
-      const store = await runtime.history();
-      const rows = await store.orders(await runtime.dbId(account), { symbol: spec.symbol, startTime: p.int('startTime'), endTime: p.int('endTime'), limit: Math.min(1000, limit) + 500, newest: true });
-      return rows
-        .filter((o) => o.type in { STOP_MARKET: 1, STOP_LIMIT: 1, TAKE_PROFIT: 1, TAKE_PROFIT_MARKET: 1 })
-        .slice(0, limit)
-        .reverse()
-        .map((o) => listAlgoJson(spec, o));
-    }),
-  );
-}
+export const BINANCE_ALGO_ROUTES: RouteGroup = [
+  { method: 'POST', url: '/fapi/v1/algoOrder', trade: true, handler: placeAlgo },
+  { method: 'GET', url: '/fapi/v1/algoOrder', handler: queryAlgo },
+  { method: 'DELETE', url: '/fapi/v1/algoOrder', trade: true, handler: cancelAlgo },
+  { method: 'GET', url: '/fapi/v1/openAlgoOrders', handler: openAlgos },
+  { method: 'DELETE', url: '/fapi/v1/algoOpenOrders', trade: true, handler: cancelOpenAlgos },
+  { method: 'GET', url: '/fapi/v1/allAlgoOrders', handler: allAlgos },
+];

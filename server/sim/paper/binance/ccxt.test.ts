@@ -5,24 +5,19 @@
  * and the money adds up to the cent from the raw strings Binance's format carries.
  */
 import ccxt from 'ccxt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simSecret } from '../../private';
-import { startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { ccxtKey, simForFile } from '../testing';
 import { fixed, formatFixed } from '../engine';
 import { binanceClient } from './testing';
 
-let sim: SimServer;
 let ex: InstanceType<typeof ccxt.binanceusdm>;
 const SYMBOL = 'BTC/USDT:USDT';
 const KEY = 'sim-ccxt-binance';
 
-beforeAll(async () => {
-  sim = await startSim({ pushIntervalMs: 50 });
-  const base = `${sim.base}/sim/binance`;
+const sim = simForFile({ pushIntervalMs: 50 }, async ({ base: root, app }) => {
+  const base = `${root}/sim/binance`;
   ex = new ccxt.binanceusdm({
-    apiKey: KEY,
-    secret: simSecret('crypto-terminal', KEY),
-    enableRateLimit: false,
+    ...ccxtKey(KEY),
     urls: {
       api: {
         fapiPublic: `${base}/fapi/v1`,
@@ -38,9 +33,8 @@ beforeAll(async () => {
   await ex.loadMarkets();
   // The standalone sim opens its in-memory database on the first private request (seconds on a busy
   // machine): do that here, not inside ccxt's 10 s request timeout.
-  await binanceClient(sim.app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/fapi/v3/balance');
+  await binanceClient(app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/fapi/v3/balance');
 });
-afterAll(() => sim.close());
 
 const raw = (x: unknown) => x as Record<string, string>;
 
@@ -123,9 +117,7 @@ describe('ccxt binanceusdm on the paper exchange', () => {
 
   it('ccxt pro watchOrders / watchBalance: its own updates over the user data stream (listenKey, /private/ws)', async () => {
     const pro = new ccxt.pro.binanceusdm({
-      apiKey: KEY,
-      secret: simSecret('crypto-terminal', KEY),
-      enableRateLimit: false,
+      ...ccxtKey(KEY),
       urls: { api: { ...(ex.urls as { api: Record<string, string> }).api, ws: { future: `${sim.ws}/sim/binance/ws` } } },
       options: { fetchCurrencies: false },
     });

@@ -1,6 +1,7 @@
 import { binanceMinNotional } from '../../binance/format';
-import { findInstrument } from '../../market/catalogue';
-import { numberToDecimal, type Bracket, type InstrumentSpec, type PaperEngineOptions, type Tape } from '../engine';
+import type { Bracket } from '../engine';
+import { venueInstruments } from '../instruments';
+import { engineOptionsOf, type VenueEconomics } from '../venue';
 
 /**
  * Binance USDⓈ-M paper economics (paper-economics.md §1): regular-tier fees maker 0.02 % / taker
@@ -20,47 +21,21 @@ export const BINANCE_BRACKETS: Array<Bracket & { floor: string }> = [
   { floor: '200000000', cap: '300000000', maintenanceRate: '0.25', deduction: '28046300', maxLeverage: 2 },
 ];
 
+/** USDT perpetuals (`BTCUSDT`, upper case on REST), minimum notional as exchangeInfo states it. */
+export const BINANCE_INSTRUMENTS = venueInstruments({ exchange: 'binance', minNotional: binanceMinNotional, tiers: () => BINANCE_BRACKETS });
+
 /** Symbol's brackets with leverage capped by the instrument (a 75× symbol's first brackets are all 75×). */
-export function binanceBrackets(symbol: string): Array<Bracket & { floor: string }> | undefined {
-  const inst = findInstrument('binance', symbol);
-  if (!inst) return undefined;
-  return BINANCE_BRACKETS.map((b) => ({ ...b, maxLeverage: Math.min(b.maxLeverage, inst.maxLeverage) }));
-}
+export const binanceBrackets = BINANCE_INSTRUMENTS.brackets;
 
-export function binanceInstrument(symbol: string): InstrumentSpec | undefined {
-  // Binance symbols are upper-case on REST; the catalogue lookup would accept lower case.
-  const inst = symbol === symbol.toUpperCase() ? findInstrument('binance', symbol) : undefined;
-  if (!inst) return undefined;
-  return {
-    symbol: inst.symbol,
-    category: inst.category,
-    settle: inst.settle,
-    tickSize: inst.tickSize,
-    qtyStep: inst.qtyStep,
-    minQty: inst.minQty,
-    maxQty: inst.maxQty,
-    maxMarketQty: inst.maxMarketQty,
-    contractSize: numberToDecimal(inst.contractSize),
-    maxLeverage: inst.maxLeverage,
-    minNotional: binanceMinNotional(inst),
-  };
-}
+export const BINANCE_ECONOMICS: VenueEconomics = {
+  instruments: BINANCE_INSTRUMENTS,
+  rates: { maker: '0.0002', taker: '0.0005', maintenance: '0.004' },
+  // GTX that would take: -5022; stop whose trigger already holds: -2021; newClientOrderId unique among open orders.
+  // A reduce-only order larger than the position is accepted and never fills past flat.
+  policy: { postOnly: 'reject', reduceOnly: 'clip', immediateTrigger: 'reject', clientIdScope: 'open' },
+  // Binance-like order ids (large numbers), one sequence per account for orders, algo orders and trades.
+  account: { balances: { USDT: '10000' }, leverage: 20, firstId: 4_000_000_001 },
+};
 
-export const BINANCE_TAKER_RATE = '0.0005';
-export const BINANCE_MAKER_RATE = '0.0002';
-
-export function binanceEngineOptions(tape: Tape): PaperEngineOptions {
-  return {
-    tape,
-    instrument: binanceInstrument,
-    economics: { makerRate: BINANCE_MAKER_RATE, takerRate: BINANCE_TAKER_RATE, maintenanceRate: '0.004', brackets: binanceBrackets },
-    // GTX that would take: -5022; stop whose trigger already holds: -2021; newClientOrderId unique among open orders.
-    // A reduce-only order larger than the position is accepted and never fills past flat.
-    policy: { postOnly: 'reject', reduceOnly: 'clip', immediateTrigger: 'reject', clientIdScope: 'open' },
-    startingBalances: { USDT: '10000' },
-    defaultLeverage: 20,
-    halfSpreadTicks: 1,
-    // Binance-like order ids (large numbers), one sequence per account for orders, algo orders and trades.
-    firstId: 4_000_000_001,
-  };
-}
+export const { maker: BINANCE_MAKER_RATE, taker: BINANCE_TAKER_RATE } = BINANCE_ECONOMICS.rates;
+export const binanceEngineOptions = engineOptionsOf(BINANCE_ECONOMICS);

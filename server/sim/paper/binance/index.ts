@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { mountRoutes } from '../signed';
 import type { VenueContext } from '../venue';
-import { registerBinanceAccount } from './account';
-import { registerBinanceAlgo } from './algo';
-import { registerBinanceOrders } from './orders';
+import { BINANCE_ACCOUNT_ROUTES } from './account';
+import { BINANCE_ALGO_ROUTES } from './algo';
+import { BINANCE_ORDER_ROUTES } from './orders';
+import { BINANCE } from './params';
 import { registerBinanceUserStream } from './user-stream';
 
 export { binanceEngineOptions } from './economics';
@@ -15,8 +17,6 @@ export { binanceEngineOptions } from './economics';
 export function registerBinanceVenue(app: FastifyInstance, venue: VenueContext): void {
   // Binance takes POST/PUT/DELETE parameters as a form body; the signature covers its exact bytes.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  registerBinanceOrders(app, venue);
-  registerBinanceAlgo(app, venue);
-  registerBinanceAccount(app, venue);
+  mountRoutes(app, venue, BINANCE, [BINANCE_ORDER_ROUTES, BINANCE_ALGO_ROUTES, BINANCE_ACCOUNT_ROUTES]);
   registerBinanceUserStream(app, venue);
 }

@@ -1,22 +1,12 @@
-import { decimalsOf, trimZeros, type AccountKey, type InstrumentSpec, type OrderRecord } from '../engine';
+import { decimalsOf, trimZeros, type AccountKey, type OrderRecord } from '../engine';
+import { text, type Params } from '../params';
+import { isOpen } from '../queries';
 import type { VenueContext } from '../venue';
 import { binanceOrderId, isAlgo } from './format';
-import { BinanceError, type Params } from './params';
+import { BinanceError } from './params';
 
 /** Binance's newClientOrderId / clientAlgoId rule (binance.md §6). */
-const CLIENT_ID = /^[.A-Z:/a-z0-9_-]{1,36}$/;
-
-export function instrumentOf(venue: VenueContext, symbol: string): InstrumentSpec {
-  const spec = venue.runtime.engine.instrument(symbol);
-  if (!spec) throw new BinanceError(-1121, 'Invalid symbol.');
-  return spec;
-}
-
-export function clientIdOf(params: Params, name: string): string | undefined {
-  const v = params.opt(name);
-  if (v !== undefined && !CLIENT_ID.test(v)) throw new BinanceError(-4015, 'Client order id is not valid.');
-  return v;
-}
+export const CLIENT_ID = text({ pattern: /^[.A-Z:/a-z0-9_-]{1,36}$/, invalid: () => new BinanceError(-4015, 'Client order id is not valid.') });
 
 /** More decimals than the filter allows is -1111; a wrong multiple is left to the engine (-4014 / -4023). */
 export function checkPrecision(value: string | undefined, unit: string): void {
@@ -28,9 +18,9 @@ export interface OrderLookup {
   clientId?: string;
 }
 
-export function lookupOf(params: Params, idName: string, clientName: string): OrderLookup {
-  const orderId = params.int(idName);
-  const clientId = params.opt(clientName);
+export function lookupOf(p: Params, idName: string, clientName: string): OrderLookup {
+  const orderId = p.int(idName);
+  const clientId = p.opt(clientName);
   if (orderId === undefined && clientId === undefined) {
     throw new BinanceError(-1102, `Param '${idName}' or '${clientName}' must be sent, but both were empty/null!`);
   }
@@ -66,8 +56,7 @@ export async function findOrder(venue: VenueContext, account: AccountKey, match:
 }
 
 function pickBest(list: OrderRecord[]): OrderRecord | null {
-  const open = (o: OrderRecord) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED' || o.status === 'UNTRIGGERED';
   let best: OrderRecord | null = null;
-  for (const o of list) if (!best || (open(o) && !open(best)) || (open(o) === open(best) && o.id > best.id)) best = o;
+  for (const o of list) if (!best || (isOpen(o) && !isOpen(best)) || (isOpen(o) === isOpen(best) && o.id > best.id)) best = o;
   return best;
 }

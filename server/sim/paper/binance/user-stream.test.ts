@@ -4,31 +4,22 @@
  * its own order, fill, position and balance events — also for fills that happen with no request —
  * in the fixtures' shapes, and nobody else's; an expired key gets `listenKeyExpired`, then silence.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findInstrument } from '../../market/catalogue';
 import { SimMarket } from '../../market/market';
-import { connectWs, fixture, has, manualClock, shapeOf, startSim, type SimServer, type WsProbe } from '../../testing';
+import { connectWs, fixture, has, manualClock, shapeOf, type WsProbe } from '../../testing';
+import { simForFile } from '../testing';
 import { binanceClient, type BinanceTestClient } from './testing';
 
 const SEED = 'paper-stream';
 const T0 = Date.parse('2026-02-02T10:00:00Z');
 const clock = manualClock(T0);
-let sim: SimServer;
-const probes: WsProbe[] = [];
-
-beforeAll(async () => {
-  sim = await startSim({ seed: SEED, now: clock.now, pushIntervalMs: 20 });
-});
-afterAll(async () => {
-  for (const p of probes) p.close();
-  await sim.close();
-});
+const sim = simForFile({ seed: SEED, now: clock.now, pushIntervalMs: 20 });
 
 const user = (name: string) => binanceClient(sim.app, `sim-${name}`, { seed: SEED, now: clock.now });
 async function stream(c: BinanceTestClient, query = ''): Promise<{ listenKey: string; ws: WsProbe }> {
   const { listenKey } = (await c.keyOnly('POST', '/fapi/v1/listenKey')).json<{ listenKey: string }>();
-  const ws = await connectWs(`${sim.ws}/sim/binance/private/ws${query ? `?listenKey=${listenKey}&${query}` : `/${listenKey}`}`);
-  probes.push(ws);
+  const ws = await sim.connect(`/sim/binance/private/ws${query ? `?listenKey=${listenKey}&${query}` : `/${listenKey}`}`);
   return { listenKey, ws };
 }
 const event = (e: string, x?: string) => (f: unknown) => has(f, 'e', e) && (x === undefined || (f as { o: { x: string } }).o.x === x);

@@ -3,10 +3,9 @@
  * request fixture is accepted exactly as written (its params, order and timestamp), and answered in
  * the shape of its response fixture; the documented error codes come back for the documented cases.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, fixture, manualClock, shapeOf, startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { fixture, manualClock, shapeOf } from '../../testing';
+import { requestFixtures, simForFile } from '../testing';
 import { binanceClient } from './testing';
 import { refusalError } from './params';
 
@@ -20,22 +19,16 @@ interface RequestFixture {
   params: Record<string, string>;
 }
 
-let sim: SimServer;
 const clock = manualClock(FIXTURE_TS + 500);
+const sim = simForFile({ seed: SEED, now: clock.now });
 let n = 0;
 /** A fresh account per test: `sim-<label>-<n>`. */
 const client = (label: string) => binanceClient(sim.app, `sim-${label}-${++n}`, { seed: SEED, now: clock.now });
 const withoutTrailing = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'activatePrice' && k !== 'priceRate'));
 
-beforeAll(async () => {
-  sim = await startSim({ seed: SEED, now: clock.now });
-});
-afterAll(() => sim.close());
-
 describe('binance paper venue: request fixtures', () => {
   it('knows every binance request fixture (a new one must be added here)', () => {
-    const files = readdirSync(path.join(FIXTURES_DIR, 'binance')).filter((f) => f.endsWith('.request.json')).sort();
-    expect(files).toEqual([
+    expect(requestFixtures('binance')).toEqual([
       'algo-order-stop-market.request.json',
       'algo-order-take-profit.request.json',
       'leverage.request.json',

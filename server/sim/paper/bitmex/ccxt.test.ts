@@ -4,25 +4,21 @@
  * USD contracts and money in satoshis as BitMEX prints them.
  */
 import ccxt from 'ccxt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simSecret } from '../../private';
-import { startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { ccxtKey, simForFile } from '../testing';
 import { bitmexClient } from './testing';
 
-let sim: SimServer;
 let ex: InstanceType<typeof ccxt.bitmex>;
 const SYMBOL = 'BTC/USD:BTC';
 const KEY = 'sim-ccxt-bitmex';
 
-beforeAll(async () => {
-  sim = await startSim({ pushIntervalMs: 50 });
-  const base = `${sim.base}/sim/bitmex`;
-  ex = new ccxt.bitmex({ apiKey: KEY, secret: simSecret('crypto-terminal', KEY), enableRateLimit: false });
+simForFile({ pushIntervalMs: 50 }, async ({ base: root, app }) => {
+  const base = `${root}/sim/bitmex`;
+  ex = new ccxt.bitmex(ccxtKey(KEY));
   ex.urls.api = { public: base, private: base };
-  await bitmexClient(sim.app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/user/margin');
+  await bitmexClient(app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/user/margin');
   await ex.loadMarkets();
 });
-afterAll(() => sim.close());
 
 describe('ccxt bitmex on the paper exchange', () => {
   it('fetchBalance: 1 BTC (XBt) and 10,000 USDT; setLeverage: isolated 5×', async () => {

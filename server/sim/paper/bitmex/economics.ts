@@ -1,5 +1,6 @@
-import { findInstrument, instrumentsOf } from '../../market/catalogue';
-import { numberToDecimal, type Bracket, type InstrumentSpec, type PaperEngineOptions, type Tape } from '../engine';
+import type { Bracket } from '../engine';
+import { venueInstruments } from '../instruments';
+import { engineOptionsOf, type VenueEconomics } from '../venue';
 
 /**
  * BitMEX paper economics (paper-economics.md §3): the 2023-01-17 base tier, maker +0.02 % / taker
@@ -10,12 +11,7 @@ import { numberToDecimal, type Bracket, type InstrumentSpec, type PaperEngineOpt
  * price XBT, i.e. multiplier 100 satoshi per USD) trades on the XBt balance: maintenance 1 % up to
  * 50 XBT (initMargin 0.02 → 50×; the tier is derived, not documented). The engine keeps XBT and USDT as coins; the wire prints XBt (1e-8) and USDt (1e-6).
  */
-export const BITMEX_MAKER_RATE = '0.0002';
-export const BITMEX_TAKER_RATE = '0.00075';
-export const BITMEX_DEFAULT_LEVERAGE = 10;
-/** The engine's settle currencies are the catalogue's `XBt` / `USDt`, held in whole coins. */
-export const BITMEX_STARTING_BALANCES: Record<string, string> = { XBt: '1', USDt: '10000' };
-/** Minor units per coin on the wire. */
+/** Minor units per coin on the wire (and the engine's ledger decimals). */
 export const MINOR_SCALE: Record<string, number> = { XBt: 8, USDt: 6 };
 
 const INVERSE_TIERS: Bracket[] = [
@@ -32,54 +28,32 @@ const LINEAR_TIERS: Bracket[] = [
   { cap: null, maintenanceRate: '0.01', deduction: '5000', maxLeverage: 50 },
 ];
 
-export function bitmexTiers(symbol: string): Bracket[] | undefined {
-  const inst = findInstrument('bitmex', symbol);
-  if (!inst) return undefined;
-  return (inst.category === 'inverse' ? INVERSE_TIERS : inst.quanto ? QUANTO_TIERS : LINEAR_TIERS).map((b) => ({ ...b, maxLeverage: Math.min(b.maxLeverage, inst.maxLeverage) }));
-}
-
-/** Quanto (ETHUSD): USD-priced, XBt-settled; the engine treats it as linear with contractSize in XBT per USD. */
-export const isBitmexQuanto = (symbol: string): boolean => findInstrument('bitmex', symbol)?.quanto === true;
-
-/** The quote currency an order / position prints (`currency`, `quoteCurrency`): USD for XBTUSD and quanto ETHUSD. */
-export const bitmexQuoteOf = (symbol: string): string => findInstrument('bitmex', symbol)?.quote ?? 'USD';
-
 /**
  * Symbols are case-insensitive on BitMEX (bitmex.md §0): XBTUSD, xbtusd. A quanto's spec is plain
  * linear settled in XBt: contractSize 0.000001 (XBT per contract per USD), so value = qty × 0.000001 ×
  * price XBT and PnL = qty × 0.000001 × (exit − entry) XBT, exactly BitMEX's quanto economics.
  */
-export function bitmexInstrument(symbol: string): InstrumentSpec | undefined {
-  const inst = findInstrument('bitmex', symbol);
-  if (!inst) return undefined;
-  return {
-    symbol: inst.symbol,
-    category: inst.category,
-    settle: inst.settle,
-    tickSize: inst.tickSize,
-    qtyStep: inst.qtyStep,
-    minQty: inst.minQty,
-    maxQty: inst.maxQty,
-    maxMarketQty: inst.maxMarketQty,
-    contractSize: numberToDecimal(inst.contractSize),
-    maxLeverage: inst.maxLeverage,
-  };
-}
+export const BITMEX_INSTRUMENTS = venueInstruments({
+  exchange: 'bitmex',
+  anyCase: true,
+  tiers: (i) => (i.category === 'inverse' ? INVERSE_TIERS : i.quanto ? QUANTO_TIERS : LINEAR_TIERS),
+});
 
-export const bitmexSymbols = (): string[] => instrumentsOf('bitmex').map((i) => i.symbol);
+/** Quanto (ETHUSD): USD-priced, XBt-settled; the engine treats it as linear with contractSize in XBT per USD. */
+export const isBitmexQuanto = (symbol: string): boolean => BITMEX_INSTRUMENTS.find(symbol)?.quanto === true;
 
-export function bitmexEngineOptions(tape: Tape): PaperEngineOptions {
-  return {
-    tape,
-    instrument: bitmexInstrument,
-    economics: { makerRate: BITMEX_MAKER_RATE, takerRate: BITMEX_TAKER_RATE, maintenanceRate: '0.005', brackets: bitmexTiers },
-    // ParticipateDoNotInitiate that would take: accepted then Canceled. ReduceOnly larger than the
-    // position is cut to it. A stop already past its trigger fires at once (BitMEX triggers it).
-    policy: { postOnly: 'cancel', reduceOnly: 'clip', immediateTrigger: 'trigger', clientIdScope: 'all' },
-    startingBalances: BITMEX_STARTING_BALANCES,
-    defaultLeverage: BITMEX_DEFAULT_LEVERAGE,
-    halfSpreadTicks: 1,
-    currencyDecimals: { XBt: 8, USDt: 6 },
-    firstId: 1,
-  };
-}
+/** The quote currency an order / position prints (`currency`, `quoteCurrency`): USD for XBTUSD and quanto ETHUSD. */
+export const bitmexQuoteOf = (symbol: string): string => BITMEX_INSTRUMENTS.find(symbol)?.quote ?? 'USD';
+
+export const BITMEX_ECONOMICS: VenueEconomics = {
+  instruments: BITMEX_INSTRUMENTS,
+  rates: { maker: '0.0002', taker: '0.00075', maintenance: '0.005' },
+  // ParticipateDoNotInitiate that would take: accepted then Canceled. ReduceOnly larger than the
+  // position is cut to it. A stop already past its trigger fires at once (BitMEX triggers it).
+  policy: { postOnly: 'cancel', reduceOnly: 'clip', immediateTrigger: 'trigger', clientIdScope: 'all' },
+  // The engine's settle currencies are the catalogue's `XBt` / `USDt`, held in whole coins.
+  account: { balances: { XBt: '1', USDt: '10000' }, leverage: 10, currencyDecimals: MINOR_SCALE },
+};
+
+export const BITMEX_DEFAULT_LEVERAGE = BITMEX_ECONOMICS.account.leverage;
+export const bitmexEngineOptions = engineOptionsOf(BITMEX_ECONOMICS);

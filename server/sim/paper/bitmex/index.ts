@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { keepRawBodies, mountRoutes } from '../signed';
 import type { VenueContext } from '../venue';
-import { registerBitmexAccount } from './account';
-import { registerBitmexOrders } from './orders';
+import { BITMEX_ACCOUNT_ROUTES } from './account';
+import { BITMEX_ORDER_ROUTES } from './orders';
+import { BITMEX } from './params';
 import { registerBitmexPrivateStream } from './stream';
 
 export { bitmexEngineOptions } from './economics';
@@ -14,11 +16,8 @@ export { bitmexEngineOptions } from './economics';
  */
 export function registerBitmexVenue(app: FastifyInstance, venue: VenueContext): void {
   // BitMEX signs the body exactly as sent: keep the raw text (JSON or form), parse it after the check.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  registerBitmexOrders(app, venue);
-  registerBitmexAccount(app, venue);
+  keepRawBodies(app);
+  mountRoutes(app, venue, BITMEX, [BITMEX_ORDER_ROUTES, BITMEX_ACCOUNT_ROUTES]);
   const stop = registerBitmexPrivateStream(venue);
   app.addHook('onClose', async () => stop());
 }

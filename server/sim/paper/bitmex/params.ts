@@ -1,12 +1,11 @@
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { sendJson } from '../../context';
-import { simKeyGrants } from '../../private/credentials';
 import { verifyBitmexSigned } from '../../private/bitmex';
-import type { AccountKey, InstrumentSpec, Refusal } from '../engine';
-import type { VenueContext } from '../venue';
+import type { Refusal } from '../engine';
+import { instrumentResolver } from '../instruments';
+import { VenueError, type ParamDialect, type Problem } from '../params';
+import { queryValues, rawBody, type SignedProtocol } from '../signed';
 
 /** A BitMEX error: `{ error: { message, name } }` with its HTTP status (bitmex.md §0). */
-export class BitmexError extends Error {
+export class BitmexError extends VenueError {
   constructor(
     readonly status: number,
     message: string,
@@ -14,79 +13,26 @@ export class BitmexError extends Error {
   ) {
     super(message);
   }
+
+  answer() {
+    return { status: this.status, body: { error: { message: this.message, name: this.name_ } } };
+  }
 }
 
 export const invalid = (message: string) => new BitmexError(400, message);
 
-const DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
-
-/** A request's parameters: the query string merged with a JSON or form body (BitMEX accepts both). */
-export class Params {
-  constructor(readonly values: Record<string, unknown>) {}
-
-  private raw(name: string): unknown {
-    const v = this.values[name];
-    return v === null || v === '' ? undefined : v;
-  }
-
-  has(name: string): boolean {
-    return this.raw(name) !== undefined;
-  }
-
-  opt(name: string): string | undefined {
-    const v = this.raw(name);
-    if (v === undefined) return undefined;
-    if (typeof v === 'string') return v;
-    if (typeof v === 'number' && Number.isFinite(v)) return numberText(v);
-    if (typeof v === 'boolean') return String(v);
-    throw invalid(`Invalid ${name}`);
-  }
-
-  decimal(name: string): string | undefined {
-    const v = this.opt(name);
-    if (v !== undefined && !DECIMAL.test(v)) throw invalid(`${name} is invalid`);
-    return v;
-  }
-
-  int(name: string): number | undefined {
-    const v = this.opt(name);
-    if (v === undefined) return undefined;
-    if (!/^\d{1,12}$/.test(v)) throw invalid(`Invalid ${name}`);
-    return Number(v);
-  }
-
-  bool(name: string): boolean | undefined {
-    const v = this.raw(name);
-    if (v === undefined) return undefined;
-    if (v === true || v === 'true') return true;
-    if (v === false || v === 'false') return false;
-    throw invalid(`Invalid ${name}`);
-  }
-
-  /** A JSON-valued parameter (`filter`, `columns`): an object in a JSON body, or JSON text in a query. */
-  json(name: string): Record<string, unknown> | undefined {
-    const v = this.raw(name);
-    if (v === undefined) return undefined;
-    if (typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-    if (typeof v !== 'string') throw invalid(`Invalid ${name}`);
-    try {
-      const parsed = JSON.parse(v) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // fall through
-    }
-    throw invalid(`Unable to parse ${name}: ${v.slice(0, 80)}`);
-  }
-
-  /** A string or an array of strings (`orderID` on cancel). */
-  list(name: string): string[] | undefined {
-    const v = this.raw(name);
-    if (v === undefined) return undefined;
-    if (Array.isArray(v)) return v.map(String);
-    if (typeof v === 'string') return v.startsWith('[') ? (JSON.parse(v) as unknown[]).map(String) : v.split(',');
-    throw invalid(`Invalid ${name}`);
-  }
-}
+/** BitMEX's texts per problem (`name` the parameter, `text` its value). */
+const TEXTS: Record<Problem, (name: string, text: string) => string> = {
+  value: (name) => `Invalid ${name}`,
+  decimal: (name) => `${name} is invalid`,
+  int: (name) => `Invalid ${name}`,
+  range: (name) => `Invalid ${name}`,
+  bool: (name) => `Invalid ${name}`,
+  enum: (name, text) => `Invalid ${name}: ${text}`,
+  pattern: (name) => `Invalid ${name}`,
+  json: (name, text) => `Unable to parse ${name}: ${text.slice(0, 80)}`,
+  list: (name) => `Invalid ${name}`,
+};
 
 /** A JS number from a JSON body as its decimal text, without exponent (1e-7 → "0.0000001"). */
 function numberText(n: number): string {
@@ -95,104 +41,88 @@ function numberText(n: number): string {
   return n.toFixed(18).replace(/\.?0+$/, '');
 }
 
-export interface SignedCall {
-  apiKey: string;
-  params: Params;
-  account: AccountKey;
-  req: FastifyRequest;
-  reply: FastifyReply;
-}
+/** The query string merged with a JSON or form body (BitMEX accepts both). */
+const DIALECT: ParamDialect = {
+  decimal: /^\d{1,20}(\.\d{1,18})?$/,
+  int: /^\d{1,12}$/,
+  safeInt: false,
+  numberText,
+  missing: (name) => invalid(`'${name}' is required`),
+  invalid: (name, problem, text) => invalid(TEXTS[problem](name, text)),
+};
 
 /**
- * A signed BitMEX endpoint: `verifyBitmexSigned` over the raw body, then (for `trade`) the key's
- * order permission (403), then the handler, whose value is the JSON answer.
+ * BitMEX's signed endpoints: `verifyBitmexSigned` over the raw body, the order permission (403),
+ * answers as the handler's JSON.
  */
-export function signed(venue: VenueContext, handler: (call: SignedCall) => Promise<unknown>, opts: { trade?: boolean } = {}): RouteHandlerMethod {
-  return async (req, reply) => {
-    const fail = (e: BitmexError) => sendJson(reply, e.status, { error: { message: e.message, name: e.name_ } });
-    const body = typeof req.body === 'string' ? req.body : '';
-    const check = verifyBitmexSigned(req, body, { seed: venue.seed, now: () => venue.runtime.now() });
-    if (!check.ok) return fail(new BitmexError(check.status, check.message));
-    if (opts.trade && !simKeyGrants(check.apiKey).trade) return fail(new BitmexError(403, 'Access Denied: this API key has no order permission.'));
-    const values: Record<string, unknown> = {};
-    for (const [k, v] of new URLSearchParams(req.url.split('?')[1] ?? '')) if (!(k in values)) values[k] = v;
-    if (body.trim()) {
-      const type = String(req.headers['content-type'] ?? '');
-      if (type.includes('application/x-www-form-urlencoded')) {
-        for (const [k, v] of new URLSearchParams(body)) values[k] = v;
-      } else {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body);
-        } catch {
-          return fail(invalid('Unable to parse request body as JSON.'));
-        }
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail(invalid('The request body must be a JSON object.'));
-        Object.assign(values, parsed);
-      }
+export const BITMEX: SignedProtocol = {
+  exchange: 'bitmex',
+  dialect: DIALECT,
+  verify(req, venue) {
+    const check = verifyBitmexSigned(req, rawBody(req), { seed: venue.seed, now: () => venue.runtime.now() });
+    return check.ok ? { apiKey: check.apiKey } : new BitmexError(check.status, check.message);
+  },
+  denied: () => new BitmexError(403, 'Access Denied: this API key has no order permission.'),
+  parse(req) {
+    const values = queryValues(req.url.split('?')[1] ?? '');
+    const body = rawBody(req);
+    if (!body.trim()) return { values };
+    if (String(req.headers['content-type'] ?? '').includes('application/x-www-form-urlencoded')) {
+      for (const [k, v] of new URLSearchParams(body)) values[k] = v;
+      return { values };
     }
+    let parsed: unknown;
     try {
-      const result = await handler({ apiKey: check.apiKey, params: new Params(values), account: { apiKey: check.apiKey, exchange: 'bitmex', network: venue.network }, req, reply });
-      return sendJson(reply, 200, result);
-    } catch (err) {
-      if (err instanceof BitmexError) return fail(err);
-      throw err;
+      parsed = JSON.parse(body);
+    } catch {
+      return invalid('Unable to parse request body as JSON.');
     }
-  };
-}
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return invalid('The request body must be a JSON object.');
+    return { values: Object.assign(values, parsed) };
+  },
+  ok: (value) => value,
+};
 
-export function instrumentOf(venue: VenueContext, symbol: string | undefined): InstrumentSpec {
-  if (symbol === undefined) throw invalid("'symbol' is required");
-  const spec = venue.runtime.engine.instrument(symbol);
-  if (!spec) throw new BitmexError(404, `Instrument not listed for trading yet: ${symbol}`);
-  return spec;
-}
+export const instrumentOf = instrumentResolver({
+  missing: () => invalid("'symbol' is required"),
+  unknown: (symbol) => new BitmexError(404, `Instrument not listed for trading yet: ${symbol}`),
+});
+
+type Answer = readonly [status: number, message: string];
+const NOT_FOUND: Answer = [404, 'Not Found'];
 
 /** The engine's refusals as BitMEX's messages (paper-economics.md §3 errors). */
+const REFUSALS: Record<Refusal['code'], Answer | ((r: Refusal, required?: string) => Answer)> = {
+  'unknown-symbol': [404, 'Instrument not listed for trading yet'],
+  'no-market': [404, 'Instrument not listed for trading yet'],
+  'invalid-price': [400, 'Invalid price tickSize'],
+  'invalid-price-tick': [400, 'Invalid price tickSize'],
+  'invalid-trigger': [400, 'Invalid stopPx tickSize'],
+  'invalid-trigger-tick': [400, 'Invalid stopPx tickSize'],
+  'invalid-qty': [400, 'Invalid orderQty: must be a multiple of lotSize'],
+  'qty-step': [400, 'Invalid orderQty: must be a multiple of lotSize'],
+  'qty-below-min': [400, 'Invalid orderQty: must be a multiple of lotSize'],
+  'qty-above-max': [400, 'Invalid orderQty: exceeds maxOrderQty'],
+  'notional-below-min': [400, 'Order value is below the minimum'],
+  'insufficient-margin': (_r, required) => [400, `Account has insufficient Available Balance${required ? `, ${required} required` : ''}`],
+  'reduce-only-rejected': [400, 'Executing this order would increase your position, but it has execInst ReduceOnly'],
+  'post-only-would-take': [400, 'Canceled: Order had execInst of ParticipateDoNotInitiate'],
+  'would-immediately-trigger': [400, 'Invalid stopPx: it would trigger immediately'],
+  'unknown-order': NOT_FOUND,
+  'order-closed': NOT_FOUND,
+  'order-not-amendable': [400, 'Invalid amend: nothing to change'],
+  'no-change': [400, 'Invalid amend: nothing to change'],
+  'duplicate-client-id': [400, 'Duplicate clOrdID'],
+  'leverage-out-of-range': [400, 'Invalid leverage'],
+  'position-limit-exceeded': [400, 'Position exceeds the risk limit'],
+  'margin-mode-unchanged': [400, 'Cannot change the margin mode with open orders or a position'],
+  'open-orders-exist': [400, 'Cannot change the margin mode with open orders or a position'],
+  'position-exists': [400, 'Cannot change the margin mode with open orders or a position'],
+  'invalid-order': (r) => [400, `Invalid ${r.field ?? 'order'}`],
+};
+
 export function refusalError(r: Refusal, detail: { required?: string } = {}): BitmexError {
-  switch (r.code) {
-    case 'unknown-symbol':
-    case 'no-market':
-      return new BitmexError(404, 'Instrument not listed for trading yet');
-    case 'invalid-price':
-    case 'invalid-price-tick':
-      return invalid('Invalid price tickSize');
-    case 'invalid-trigger':
-    case 'invalid-trigger-tick':
-      return invalid('Invalid stopPx tickSize');
-    case 'invalid-qty':
-    case 'qty-step':
-    case 'qty-below-min':
-      return invalid('Invalid orderQty: must be a multiple of lotSize');
-    case 'qty-above-max':
-      return invalid('Invalid orderQty: exceeds maxOrderQty');
-    case 'notional-below-min':
-      return invalid('Order value is below the minimum');
-    case 'insufficient-margin':
-      return invalid(`Account has insufficient Available Balance${detail.required ? `, ${detail.required} required` : ''}`);
-    case 'reduce-only-rejected':
-      return invalid('Executing this order would increase your position, but it has execInst ReduceOnly');
-    case 'post-only-would-take':
-      return invalid('Canceled: Order had execInst of ParticipateDoNotInitiate');
-    case 'would-immediately-trigger':
-      return invalid('Invalid stopPx: it would trigger immediately');
-    case 'unknown-order':
-    case 'order-closed':
-      return new BitmexError(404, 'Not Found');
-    case 'order-not-amendable':
-    case 'no-change':
-      return invalid('Invalid amend: nothing to change');
-    case 'duplicate-client-id':
-      return invalid('Duplicate clOrdID');
-    case 'leverage-out-of-range':
-      return invalid('Invalid leverage');
-    case 'position-limit-exceeded':
-      return invalid('Position exceeds the risk limit');
-    case 'margin-mode-unchanged':
-    case 'open-orders-exist':
-    case 'position-exists':
-      return invalid('Cannot change the margin mode with open orders or a position');
-    case 'invalid-order':
-      return invalid(`Invalid ${r.field ?? 'order'}`);
-  }
+  const a = REFUSALS[r.code];
+  const [status, message] = typeof a === 'function' ? a(r, detail.required) : a;
+  return new BitmexError(status, message);
 }

@@ -3,40 +3,13 @@
  * signature is refused, private topics need it), then a `partial` and the `order`, `execution`,
  * `position` and `margin` updates after a fill — public topics keep working on the same socket.
  */
-import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { openSocket, simForFile } from '../testing';
 import { bitmexClient, bitmexWsAuth } from './testing';
 
-let sim: SimServer;
-beforeAll(async () => {
-  sim = await startSim({ pushIntervalMs: 20 });
-});
-afterAll(() => sim.close());
-
 type Msg = Record<string, unknown>;
-async function open() {
-  const ws = new WebSocket(`${sim.ws}/sim/bitmex/realtime`);
-  const messages: Msg[] = [];
-  ws.on('message', (d) => {
-    const t = String(d);
-    messages.push(t === 'pong' ? { pong: true } : (JSON.parse(t) as Msg));
-  });
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  const next = async (pred: (m: Msg) => boolean, ms = 3_000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const m = messages.find(pred);
-      if (m) return m;
-      if (Date.now() > end) throw new Error(`timed out: ${JSON.stringify(messages.slice(-4))}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  return { ws, messages, next };
-}
+const sim = simForFile({ pushIntervalMs: 20 });
+const open = () => openSocket(`${sim.ws}/sim/bitmex/realtime`);
 
 describe('bitmex private topics', () => {
   it('private topics need auth; a wrong signature is 401; ping is pong', async () => {

@@ -4,10 +4,9 @@
  * fixture; errors in BitMEX's `{ error }` form; XBTUSD PnL in satoshis as a hand computation gives it;
  * testnet is a separate account.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, fixture, manualClock, startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { fixture, manualClock } from '../../testing';
+import { requestFixtures, simForFile } from '../testing';
 import { bitmexClient, type BitmexTestClient } from './testing';
 
 const T0 = 1717200000000;
@@ -20,8 +19,8 @@ interface RequestFixture {
 }
 type Row = Record<string, unknown>;
 
-let sim: SimServer;
 const clock = manualClock(T0 + 500);
+const sim = simForFile({ seed: SEED, now: clock.now });
 let n = 0;
 const client = (label: string, prefix?: string) => bitmexClient(sim.app, `sim-${label}-${++n}`, { seed: SEED, now: clock.now, prefix });
 const req = (file: string) => fixture<RequestFixture>('bitmex', file);
@@ -31,15 +30,9 @@ const half = (x: number) => String(Math.round(x * 2) / 2);
 /** Keys and value types of an order, ignoring which nullable fields happen to be null. */
 const orderShape = (o: Row) => Object.keys(o).sort();
 
-beforeAll(async () => {
-  sim = await startSim({ seed: SEED, now: clock.now });
-});
-afterAll(() => sim.close());
-
 describe('bitmex paper venue: request fixtures', () => {
   it('knows every bitmex request fixture (a new one must be added here)', () => {
-    const files = readdirSync(path.join(FIXTURES_DIR, 'bitmex')).filter((f) => /\.request(\.doc)?\.json$/.test(f)).sort();
-    expect(files).toEqual([
+    expect(requestFixtures('bitmex')).toEqual([
       'isolate.request.json',
       'leverage.request.json',
       'open-orders.request.json',

@@ -6,32 +6,23 @@
  * raw strings Bybit's format carries.
  */
 import ccxt from 'ccxt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simSecret } from '../../private';
-import { startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { ccxtKey, simForFile } from '../testing';
 import { fixed } from '../engine';
 import { bybitClient } from './testing';
 
-let sim: SimServer;
 let ex: InstanceType<typeof ccxt.bybit>;
 const SYMBOL = 'BTC/USDT:USDT';
 const KEY = 'sim-ccxt-bybit';
 
-beforeAll(async () => {
-  sim = await startSim({ pushIntervalMs: 50 });
-  const base = `${sim.base}/sim/bybit`;
-  ex = new ccxt.bybit({
-    apiKey: KEY,
-    secret: simSecret('crypto-terminal', KEY),
-    enableRateLimit: false,
-    urls: { api: { spot: base, futures: base, v2: base, public: base, private: base } },
-  });
+simForFile({ pushIntervalMs: 50 }, async ({ base: root, app }) => {
+  const base = `${root}/sim/bybit`;
+  ex = new ccxt.bybit({ ...ccxtKey(KEY), urls: { api: { spot: base, futures: base, v2: base, public: base, private: base } } });
   // The standalone sim opens its in-memory database on the first private request (seconds on a busy
   // machine): do that here, not inside ccxt's 10 s request timeout.
-  await bybitClient(sim.app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/v5/account/info');
+  await bybitClient(app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/v5/account/info');
   await ex.loadMarkets();
 });
-afterAll(() => sim.close());
 
 const raw = (x: unknown) => x as Record<string, string>;
 

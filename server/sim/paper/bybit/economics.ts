@@ -1,5 +1,6 @@
-import { findInstrument, instrumentsOf } from '../../market/catalogue';
-import { numberToDecimal, type Bracket, type InstrumentSpec, type PaperEngineOptions, type Tape } from '../engine';
+import type { Bracket } from '../engine';
+import { venueInstruments } from '../instruments';
+import { engineOptionsOf, type VenueEconomics } from '../venue';
 
 /**
  * Bybit v5 paper economics (paper-economics.md §2): non-VIP derivatives fees maker 0.02 % / taker
@@ -23,55 +24,34 @@ export const BYBIT_INVERSE_TIERS: Array<Bracket & { initialRate: string }> = [
   { cap: null, maintenanceRate: '0.01', deduction: '0.75', maxLeverage: 50, initialRate: '0.02' },
 ];
 
-export const BYBIT_MAKER_RATE = '0.0002';
-export const BYBIT_TAKER_RATE = '0.00055';
-export const BYBIT_DEFAULT_LEVERAGE = 10;
-/** The unified account's starting wallet per coin (issue 10: 10,000 USDT linear, 1 BTC inverse). */
-export const BYBIT_STARTING_BALANCES: Record<string, string> = { USDT: '10000', BTC: '1' };
+/**
+ * Linear (`BTCUSDT`) and inverse (`BTCUSD`) symbols, upper case only (bybit.md §0); instruments-info
+ * `lotSizeFilter.minNotionalValue` (server/sim/bybit/format.ts) is 5 USDT on linear ones. A coin's
+ * USD price for the wallet totals: its USDT contract's last print, else its inverse one's.
+ */
+export const BYBIT_INSTRUMENTS = venueInstruments({
+  exchange: 'bybit',
+  minNotional: (i) => (i.category === 'linear' ? '5' : undefined),
+  tiers: (i) => (i.category === 'inverse' ? BYBIT_INVERSE_TIERS : BYBIT_LINEAR_TIERS),
+  usdSymbols: (coin) => [`${coin}USDT`, `${coin}USD`],
+});
 
 /** A symbol's risk tiers with leverage capped by the instrument. */
-export function bybitTiers(symbol: string): Array<Bracket & { initialRate: string }> | undefined {
-  const inst = findInstrument('bybit', symbol);
-  if (!inst) return undefined;
-  const tiers = inst.category === 'inverse' ? BYBIT_INVERSE_TIERS : BYBIT_LINEAR_TIERS;
-  return tiers.map((b) => ({ ...b, maxLeverage: Math.min(b.maxLeverage, inst.maxLeverage) }));
-}
-
-export function bybitInstrument(symbol: string): InstrumentSpec | undefined {
-  // Bybit symbols are upper case only (bybit.md §0); the catalogue lookup would accept lower case.
-  const inst = symbol === symbol.toUpperCase() ? findInstrument('bybit', symbol) : undefined;
-  if (!inst) return undefined;
-  return {
-    symbol: inst.symbol,
-    category: inst.category,
-    settle: inst.settle,
-    tickSize: inst.tickSize,
-    qtyStep: inst.qtyStep,
-    minQty: inst.minQty,
-    maxQty: inst.maxQty,
-    maxMarketQty: inst.maxMarketQty,
-    contractSize: numberToDecimal(inst.contractSize),
-    maxLeverage: inst.maxLeverage,
-    // instruments-info `lotSizeFilter.minNotionalValue` (server/sim/bybit/format.ts): 5 USDT linear.
-    minNotional: inst.category === 'linear' ? '5' : undefined,
-  };
-}
-
+export const bybitTiers = BYBIT_INSTRUMENTS.brackets;
 /** Every Bybit symbol the simulator trades (account-wide settings loop over them). */
-export const bybitSymbols = (): string[] => instrumentsOf('bybit').map((i) => i.symbol);
+export const bybitSymbols = (): string[] => BYBIT_INSTRUMENTS.symbols();
 
-export function bybitEngineOptions(tape: Tape): PaperEngineOptions {
-  return {
-    tape,
-    instrument: bybitInstrument,
-    economics: { makerRate: BYBIT_MAKER_RATE, takerRate: BYBIT_TAKER_RATE, maintenanceRate: '0.005', brackets: bybitTiers },
-    // Post-only that would take: accepted, then Cancelled with EC_PostOnlyWillTakeLiquidity. A reduce-only
-    // order larger than the position is truncated (110017 only when nothing can be reduced). A trigger on the
-    // wrong side of the last price is refused (110092 / 110093). orderLinkId is unique for good.
-    policy: { postOnly: 'cancel', reduceOnly: 'clip', immediateTrigger: 'reject', clientIdScope: 'all' },
-    startingBalances: BYBIT_STARTING_BALANCES,
-    defaultLeverage: BYBIT_DEFAULT_LEVERAGE,
-    halfSpreadTicks: 1,
-    firstId: 1,
-  };
-}
+export const BYBIT_ECONOMICS: VenueEconomics = {
+  instruments: BYBIT_INSTRUMENTS,
+  rates: { maker: '0.0002', taker: '0.00055', maintenance: '0.005' },
+  // Post-only that would take: accepted, then Cancelled with EC_PostOnlyWillTakeLiquidity. A reduce-only
+  // order larger than the position is truncated (110017 only when nothing can be reduced). A trigger on the
+  // wrong side of the last price is refused (110092 / 110093). orderLinkId is unique for good.
+  policy: { postOnly: 'cancel', reduceOnly: 'clip', immediateTrigger: 'reject', clientIdScope: 'all' },
+  // The unified account's starting wallet per coin (issue 10: 10,000 USDT linear, 1 BTC inverse).
+  account: { balances: { USDT: '10000', BTC: '1' }, leverage: 10 },
+};
+
+export const { maker: BYBIT_MAKER_RATE, taker: BYBIT_TAKER_RATE } = BYBIT_ECONOMICS.rates;
+export const { balances: BYBIT_STARTING_BALANCES, leverage: BYBIT_DEFAULT_LEVERAGE } = BYBIT_ECONOMICS.account;
+export const bybitEngineOptions = engineOptionsOf(BYBIT_ECONOMICS);

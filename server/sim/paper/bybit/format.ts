@@ -10,9 +10,9 @@ import {
   type FillRecord,
   type InstrumentSpec,
   type OrderRecord,
-  type PaperEngine,
   type PositionView,
 } from '../engine';
+import { isOpen } from '../queries';
 import { BYBIT_MAKER_RATE, BYBIT_STARTING_BALANCES, BYBIT_TAKER_RATE, bybitTiers } from './economics';
 
 /**
@@ -134,11 +134,9 @@ function cumExecValue(spec: InstrumentSpec, o: OrderRecord): bigint {
   return valueOf(spec, filled, (fixed(o.sumPriceQty) * ONE) / filled);
 }
 
-const isOpenStatus = (o: OrderRecord) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED' || o.status === 'UNTRIGGERED';
-
 /** Every field Bybit may print for an order; the endpoints pick their own subset and order. */
 export function orderFields(spec: InstrumentSpec, account: AccountKey, o: OrderRecord): Record<string, unknown> {
-  const leaves = isOpenStatus(o) ? fixed(o.qty) - fixed(o.filledQty) : 0n;
+  const leaves = isOpen(o) ? fixed(o.qty) - fixed(o.filledQty) : 0n;
   const limitPrice = o.price === null ? 0n : fixed(o.price);
   const conditional = isConditional(o);
   const zeroPrice = formatFixed(0n, tickDecimals(spec));
@@ -345,13 +343,6 @@ export const positionJson = (spec: InstrumentSpec, p: PositionView, mark: string
 export const streamPositionJson = (spec: InstrumentSpec, p: PositionView, mark: string) => pick(positionFields(spec, p, mark), STREAM_POSITION_KEYS);
 
 // ---- the unified wallet ----
-
-/** A coin's USD price for the account totals: stablecoins 1, others the last BTCUSDT-style (or BTCUSD) print. */
-export function usdPrice(engine: PaperEngine, coin: string, at: number): bigint {
-  if (coin === 'USDT' || coin === 'USDC' || coin === 'USD') return ONE;
-  const p = engine.lastPrice(`${coin}USDT`, at) ?? engine.lastPrice(`${coin}USD`, at);
-  return p === null ? 0n : fixed(p);
-}
 
 const mul = (a: bigint, b: bigint) => (a * b) / ONE;
 const ratio = (a: bigint, b: bigint) => (b <= 0n ? '0' : formatFixed((a * ONE) / b, 4));

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { keepRawBodies, mountRoutes } from '../signed';
 import type { VenueContext } from '../venue';
-import { registerBybitAccount } from './account';
-import { registerBybitOrders } from './orders';
+import { BYBIT_ACCOUNT_ROUTES } from './account';
+import { BYBIT_ORDER_ROUTES } from './orders';
+import { BYBIT } from './params';
 import { registerBybitPrivateStream } from './stream';
 
 export { bybitEngineOptions } from './economics';
@@ -14,10 +16,7 @@ export { bybitEngineOptions } from './economics';
  */
 export function registerBybitVenue(app: FastifyInstance, venue: VenueContext): void {
   // Bybit signs the POST body exactly as sent (trap 13): keep the raw JSON text, parse it after the check.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  registerBybitOrders(app, venue);
-  registerBybitAccount(app, venue);
+  keepRawBodies(app);
+  mountRoutes(app, venue, BYBIT, [BYBIT_ORDER_ROUTES, BYBIT_ACCOUNT_ROUTES]);
   registerBybitPrivateStream(app, venue);
 }

@@ -1,12 +1,15 @@
-import type { FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { sendJson } from '../../context';
-import { rawTarget, simKeyGrants } from '../../private/credentials';
+import { rawTarget } from '../../private/credentials';
 import { verifyBybitSigned } from '../../private/bybit';
-import type { AccountKey, Category, InstrumentSpec, Refusal } from '../engine';
-import type { VenueContext } from '../venue';
+import type { Category, Refusal } from '../engine';
+import { instrumentResolver } from '../instruments';
+import { oneOf, VenueError, type ParamDialect } from '../params';
+import { queryValues, rawBody, type SignedProtocol } from '../signed';
+
+/** Bybit's v5 envelope. */
+export const envelope = (result: unknown, time: number, retCode = 0, retMsg = 'OK') => ({ retCode, retMsg, result, retExtInfo: {}, time });
 
 /** A Bybit error: always HTTP 200 with `retCode` ≠ 0 (trap 9); `result` is `{}` unless said otherwise. */
-export class BybitError extends Error {
+export class BybitError extends VenueError {
   constructor(
     readonly retCode: number,
     readonly retMsg: string,
@@ -14,207 +17,120 @@ export class BybitError extends Error {
   ) {
     super(retMsg);
   }
-}
 
-/** Bybit's v5 envelope. */
-export const envelope = (result: unknown, time: number, retCode = 0, retMsg = 'OK') => ({ retCode, retMsg, result, retExtInfo: {}, time });
+  answer(now: number) {
+    return { status: 200, body: envelope(this.result, now, this.retCode, this.retMsg) };
+  }
+}
 
 export const paramError = (name: string) => new BybitError(10001, `params error: ${name} invalid`);
 export const missing = (name: string) => new BybitError(10001, `Missing some parameters that must be filled in, ${name}`);
 
-/** Digits and one point; at most 18 decimals (finer than any tick or step, and the engine's exact unit). */
-const DECIMAL = /^\d{1,20}(\.\d{1,18})?$/;
+/**
+ * The JSON body of a POST (typed values) or the query string of a GET (strings). Bybit takes decimals
+ * as strings, integers and booleans as JSON values; the simulator also accepts a number for a decimal
+ * and a string for an integer or boolean. Decimals: at most 18 decimals (the engine's exact unit).
+ */
+const DIALECT: ParamDialect = {
+  decimal: /^\d{1,20}(\.\d{1,18})?$/,
+  int: /^-?\d{1,16}$/,
+  safeInt: true,
+  numberText: String,
+  missing,
+  invalid: (name) => paramError(name),
+};
 
 /**
- * A signed request's parameters: the JSON body of a POST (typed values) or the query string of a
- * GET (strings). Bybit takes decimals as strings, integers and booleans as JSON values; the
- * simulator also accepts a number for a decimal and a string for an integer or boolean.
+ * Bybit's signed endpoints: `verifyBybitSigned` over the raw query (GET) or raw JSON body (POST), the
+ * trading permission (10005), every answer in Bybit's envelope with HTTP 200.
  */
-export class Params {
-  constructor(private readonly values: Record<string, unknown>) {}
-
-  private raw(name: string): unknown {
-    const v = this.values[name];
-    return v === null || v === '' ? undefined : v;
-  }
-
-  has(name: string): boolean {
-    return this.raw(name) !== undefined;
-  }
-
-  opt(name: string): string | undefined {
-    const v = this.raw(name);
-    if (v === undefined) return undefined;
-    if (typeof v === 'string') return v;
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-    if (typeof v === 'boolean') return String(v);
-    throw paramError(name);
-  }
-
-  req(name: string): string {
-    const v = this.opt(name);
-    if (v === undefined) throw missing(name);
-    return v;
-  }
-
-  /** A non-negative decimal (qty, price, triggerPrice): digits and one point, nothing else. */
-  decimal(name: string): string | undefined {
-    const v = this.opt(name);
-    if (v !== undefined && !DECIMAL.test(v)) throw paramError(name);
-    return v;
-  }
-
-  int(name: string): number | undefined {
-    const v = this.opt(name);
-    if (v === undefined) return undefined;
-    if (!/^-?\d{1,16}$/.test(v)) throw paramError(name);
-    const n = Number(v);
-    if (!Number.isSafeInteger(n)) throw paramError(name);
-    return n;
-  }
-
-  bool(name: string): boolean | undefined {
-    const v = this.raw(name);
-    if (v === undefined) return undefined;
-    if (v === true || v === 'true') return true;
-    if (v === false || v === 'false') return false;
-    throw paramError(name);
-  }
-
-  oneOf<T extends string>(name: string, values: readonly T[]): T | undefined {
-    const v = this.opt(name);
-    if (v === undefined) return undefined;
-    if (!(values as readonly string[]).includes(v)) throw paramError(name);
-    return v as T;
-  }
-}
-
-export interface SignedCall {
-  apiKey: string;
-  params: Params;
-  account: AccountKey;
-  req: FastifyRequest;
-  reply: FastifyReply;
-}
-
-/**
- * A signed Bybit endpoint: `verifyBybitSigned` over the raw query (GET) or raw JSON body (POST),
- * then (for `trade`) the key's trading permission (10005), then the handler; its value is sent in
- * Bybit's envelope, a thrown BybitError as Bybit's error envelope — all with HTTP 200.
- */
-export function signed(venue: VenueContext, handler: (call: SignedCall) => Promise<unknown>, opts: { trade?: boolean } = {}): RouteHandlerMethod {
-  const now = () => venue.runtime.now();
-  return async (req, reply) => {
-    const fail = (e: BybitError) => sendJson(reply, 200, envelope(e.result, now(), e.retCode, e.retMsg));
-    const isGet = req.method === 'GET';
-    const body = typeof req.body === 'string' ? req.body : '';
-    const { query } = rawTarget(req.url);
-    const check = verifyBybitSigned(req, isGet ? query : body, { seed: venue.seed, now });
-    if (!check.ok) return fail(new BybitError(check.retCode, check.retMsg));
-    if (opts.trade && !simKeyGrants(check.apiKey).trade) return fail(new BybitError(10005, 'Permission denied, please check your API key permissions.'));
-    let values: Record<string, unknown>;
-    if (isGet) {
-      values = {};
-      for (const [k, v] of new URLSearchParams(query)) if (!(k in values)) values[k] = v;
-    } else {
-      let parsed: unknown;
-      try {
-        parsed = body.trim() === '' ? {} : JSON.parse(body);
-      } catch {
-        return fail(new BybitError(10001, 'params error: the request body is not valid JSON'));
-      }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail(new BybitError(10001, 'params error: the request body is not a JSON object'));
-      values = parsed as Record<string, unknown>;
-    }
+export const BYBIT: SignedProtocol = {
+  exchange: 'bybit',
+  dialect: DIALECT,
+  verify(req, venue) {
+    const payload = req.method === 'GET' ? rawTarget(req.url).query : rawBody(req);
+    const check = verifyBybitSigned(req, payload, { seed: venue.seed, now: () => venue.runtime.now() });
+    return check.ok ? { apiKey: check.apiKey } : new BybitError(check.retCode, check.retMsg);
+  },
+  denied: () => new BybitError(10005, 'Permission denied, please check your API key permissions.'),
+  parse(req) {
+    if (req.method === 'GET') return { values: queryValues(rawTarget(req.url).query) };
+    const body = rawBody(req);
+    let parsed: unknown;
     try {
-      const result = await handler({ apiKey: check.apiKey, params: new Params(values), account: { apiKey: check.apiKey, exchange: 'bybit', network: venue.network }, req, reply });
-      return sendJson(reply, 200, envelope(result, now()));
-    } catch (err) {
-      if (err instanceof BybitError) return fail(err);
-      throw err;
+      parsed = body.trim() === '' ? {} : JSON.parse(body);
+    } catch {
+      return new BybitError(10001, 'params error: the request body is not valid JSON');
     }
-  };
-}
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new BybitError(10001, 'params error: the request body is not a JSON object');
+    return { values: parsed as Record<string, unknown> };
+  },
+  ok: (result, now) => envelope(result, now),
+};
 
 export type BybitCategory = Category;
 
-/** `category`: required; the simulator trades `linear` and `inverse` (spot and option are not simulated). */
-export function categoryOf(p: Params, required = true): BybitCategory | undefined {
-  const c = p.opt('category');
-  if (c === undefined) {
-    if (required) throw new BybitError(10001, 'params error: Category is null');
-    return undefined;
-  }
-  if (c !== 'linear' && c !== 'inverse') throw new BybitError(10001, c === 'spot' || c === 'option' ? `params error: category ${c} is not traded by the paper exchange` : 'Illegal category');
-  return c;
-}
+/** `category`: the simulator trades `linear` and `inverse` (spot and option are not simulated). */
+export const CATEGORY = oneOf(['linear', 'inverse'] as const, {
+  required: true,
+  missing: () => new BybitError(10001, 'params error: Category is null'),
+  invalid: (c) => new BybitError(10001, c === 'spot' || c === 'option' ? `params error: category ${c} is not traded by the paper exchange` : 'Illegal category'),
+});
 
 /** The symbol of a category (Bybit: upper case, and in the category asked for). */
-export function instrumentOf(venue: VenueContext, symbol: string, category: BybitCategory): InstrumentSpec {
-  const spec = venue.runtime.engine.instrument(symbol);
-  if (!spec || spec.category !== category) throw new BybitError(10001, 'params error: symbol invalid');
-  return spec;
+export const instrumentOf = instrumentResolver({ missing: () => missing('symbol'), unknown: () => new BybitError(10001, 'params error: symbol invalid') });
+
+type Answer = readonly [retCode: number, retMsg: string, result?: unknown];
+/** What a refusal's text may quote: the trigger and the last price of a conditional order. */
+export interface RefusalContext {
+  direction?: 'rise' | 'fall';
+  last?: string;
+  trigger?: string;
 }
 
 const num = (s: string | undefined) => (s === undefined ? '' : s);
+const marginModeFailed = (reasonCode: string, reasonMsg: string): Answer => [3400045, 'Set margin mode failed', { reasons: [{ reasonCode, reasonMsg }] }];
 
 /**
  * The engine's typed refusals as Bybit's retCodes (paper-economics.md §2 errors, docs/v5/error.mdx).
  * Where Bybit's code for a case is not documented (a price off the tick) the closest one is used: 10001.
  */
-export function refusalError(r: Refusal, ctx: { direction?: 'rise' | 'fall'; last?: string; trigger?: string } = {}): BybitError {
-  switch (r.code) {
-    case 'unknown-symbol':
-    case 'no-market':
-      return new BybitError(10001, 'params error: symbol invalid');
-    case 'invalid-price':
-    case 'invalid-price-tick':
-      return new BybitError(10001, r.code === 'invalid-price' ? 'params error: price invalid' : 'params error: price is not a multiple of tickSize');
-    case 'invalid-trigger':
-    case 'invalid-trigger-tick':
-      return new BybitError(10001, r.code === 'invalid-trigger' ? 'params error: triggerPrice invalid' : 'params error: triggerPrice is not a multiple of tickSize');
-    case 'invalid-qty':
-      return new BybitError(10001, 'params error: qty invalid');
-    case 'qty-step':
-      return new BybitError(10001, 'params error: qty is not a multiple of qtyStep');
-    case 'qty-below-min':
-      return new BybitError(10001, 'The number of contracts exceeds minimum limit allowed');
-    case 'qty-above-max':
-      return new BybitError(10001, 'The number of contracts exceeds maximum limit allowed: too large');
-    case 'notional-below-min':
-      return new BybitError(110094, 'Order notional value below the lower limit');
-    case 'insufficient-margin':
-      return new BybitError(110007, 'Available balance is insufficient');
-    case 'reduce-only-rejected':
-      return new BybitError(110017, 'orderQty will be truncated to zero');
-    case 'post-only-would-take':
-      // Never refused under the 'cancel' policy: the order is accepted, then Cancelled.
-      return new BybitError(10001, 'params error: PostOnly order would take liquidity');
-    case 'would-immediately-trigger':
-      // Bybit prints the trigger and the last price ("??last" / "??laste" are in the documented texts).
-      return ctx.direction === 'rise'
-        ? new BybitError(110092, `expect Rising, but trigger_price[${num(ctx.trigger)}] <= current[${num(ctx.last)}]??laste`)
-        : new BybitError(110093, `expect Falling, but trigger_price[${num(ctx.trigger)}] >= current[${num(ctx.last)}]??last`);
-    case 'unknown-order':
-    case 'order-closed':
-      return new BybitError(110001, 'Order does not exist');
-    case 'order-not-amendable':
-      return new BybitError(10001, 'params error: this order cannot be amended');
-    case 'no-change':
-      return new BybitError(10001, 'The order remains unchanged as the parameters entered match the existing ones.');
-    case 'duplicate-client-id':
-      return new BybitError(110072, 'OrderLinkedID is duplicate');
-    case 'leverage-out-of-range':
-      return new BybitError(10001, 'leverage invalid');
-    case 'position-limit-exceeded':
-      return new BybitError(110090, 'Order placement failed as your position may exceed the max limit. Please adjust your leverage to a lower value to increase the max. position limit');
-    case 'margin-mode-unchanged':
-      return new BybitError(110026, 'Cross/isolated margin mode has not been modified.');
-    case 'open-orders-exist':
-      return new BybitError(3400045, 'Set margin mode failed', { reasons: [{ reasonCode: '3400054', reasonMsg: 'You have uncancelled USDT perpetual orders' }] });
-    case 'position-exists':
-      return new BybitError(3400045, 'Set margin mode failed', { reasons: [{ reasonCode: '3400208', reasonMsg: 'You have unclosed hedge mode or isolated mode USDT perpetual positions' }] });
-    case 'invalid-order':
-      return paramError(r.field ?? 'order');
-  }
+const REFUSALS: Record<Refusal['code'], Answer | ((r: Refusal, ctx: RefusalContext) => Answer)> = {
+  'unknown-symbol': [10001, 'params error: symbol invalid'],
+  'no-market': [10001, 'params error: symbol invalid'],
+  'invalid-price': [10001, 'params error: price invalid'],
+  'invalid-price-tick': [10001, 'params error: price is not a multiple of tickSize'],
+  'invalid-trigger': [10001, 'params error: triggerPrice invalid'],
+  'invalid-trigger-tick': [10001, 'params error: triggerPrice is not a multiple of tickSize'],
+  'invalid-qty': [10001, 'params error: qty invalid'],
+  'qty-step': [10001, 'params error: qty is not a multiple of qtyStep'],
+  'qty-below-min': [10001, 'The number of contracts exceeds minimum limit allowed'],
+  'qty-above-max': [10001, 'The number of contracts exceeds maximum limit allowed: too large'],
+  'notional-below-min': [110094, 'Order notional value below the lower limit'],
+  'insufficient-margin': [110007, 'Available balance is insufficient'],
+  'reduce-only-rejected': [110017, 'orderQty will be truncated to zero'],
+  // Never refused under the 'cancel' policy: the order is accepted, then Cancelled.
+  'post-only-would-take': [10001, 'params error: PostOnly order would take liquidity'],
+  // Bybit prints the trigger and the last price ("??last" / "??laste" are in the documented texts).
+  'would-immediately-trigger': (_r, ctx) =>
+    ctx.direction === 'rise'
+      ? [110092, `expect Rising, but trigger_price[${num(ctx.trigger)}] <= current[${num(ctx.last)}]??laste`]
+      : [110093, `expect Falling, but trigger_price[${num(ctx.trigger)}] >= current[${num(ctx.last)}]??last`],
+  'unknown-order': [110001, 'Order does not exist'],
+  'order-closed': [110001, 'Order does not exist'],
+  'order-not-amendable': [10001, 'params error: this order cannot be amended'],
+  'no-change': [10001, 'The order remains unchanged as the parameters entered match the existing ones.'],
+  'duplicate-client-id': [110072, 'OrderLinkedID is duplicate'],
+  'leverage-out-of-range': [10001, 'leverage invalid'],
+  'position-limit-exceeded': [110090, 'Order placement failed as your position may exceed the max limit. Please adjust your leverage to a lower value to increase the max. position limit'],
+  'margin-mode-unchanged': [110026, 'Cross/isolated margin mode has not been modified.'],
+  'open-orders-exist': marginModeFailed('3400054', 'You have uncancelled USDT perpetual orders'),
+  'position-exists': marginModeFailed('3400208', 'You have unclosed hedge mode or isolated mode USDT perpetual positions'),
+  'invalid-order': (r) => [10001, `params error: ${r.field ?? 'order'} invalid`],
+};
+
+export function refusalError(r: Refusal, ctx: RefusalContext = {}): BybitError {
+  const a = REFUSALS[r.code];
+  const [retCode, retMsg, result] = typeof a === 'function' ? a(r, ctx) : a;
+  return new BybitError(retCode, retMsg, result);
 }

@@ -1,9 +1,10 @@
-import { instrumentsOf } from '../../market/catalogue';
 import type { AccountKey, OrderRecord } from '../engine';
-import type { VenueContext } from '../venue';
-import type { BybitCategory, Params } from './params';
-import { BybitError } from './params';
+import { int, type Params } from '../params';
+import { isOpen } from '../queries';
+import type { SignedCall } from '../signed';
+import { BYBIT_INSTRUMENTS } from './economics';
 import { engineOrderId } from './format';
+import { BybitError, CATEGORY, instrumentOf, type BybitCategory } from './params';
 
 /** Bybit's orderLinkId: up to 36 numbers, letters, dashes and underscores (create-order.mdx). */
 export const ORDER_LINK_ID = /^[A-Za-z0-9_-]{1,36}$/;
@@ -24,21 +25,20 @@ export function orderRefOf(p: Params, account: AccountKey, required: boolean): O
   return {};
 }
 
+export const byRef = (ref: OrderRef): boolean => ref.id !== undefined || ref.orderLinkId !== undefined;
+
 export const matchesRef = (o: OrderRecord, ref: OrderRef): boolean =>
   ref.id !== undefined ? ref.id !== null && o.id === ref.id : ref.orderLinkId !== undefined ? o.meta.orderLinkId === ref.orderLinkId : true;
 
-export const isOpenOrder = (o: OrderRecord) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED' || o.status === 'UNTRIGGERED';
-
 /** The open order a reference names on `symbol` (amend / cancel act on open orders only). */
 export function openOrderOf(orders: OrderRecord[], symbol: string, ref: OrderRef): OrderRecord | undefined {
-  return orders.find((o) => o.symbol === symbol && isOpenOrder(o) && matchesRef(o, ref));
+  return orders.find((o) => o.symbol === symbol && isOpen(o) && matchesRef(o, ref));
 }
 
 /** Orders held in memory first (open + the last 500 closed), then the store (older ones). */
-export async function findOrders(venue: VenueContext, account: AccountKey, ref: OrderRef): Promise<OrderRecord[]> {
-  const { runtime } = venue;
+export async function findOrders({ runtime, engine, account }: Pick<SignedCall, 'runtime' | 'engine' | 'account'>, ref: OrderRef): Promise<OrderRecord[]> {
   if (ref.id === null) return [];
-  const held = await runtime.run(account, (id) => runtime.engine.retained(id).filter((o) => matchesRef(o, ref)));
+  const held = await runtime.run(account, (id) => engine.retained(id).filter((o) => matchesRef(o, ref)));
   if (held.length) return held;
   const store = await runtime.history();
   const dbId = await runtime.dbId(account);
@@ -57,10 +57,18 @@ export function symbolFilter(p: Params, category: BybitCategory): Set<string> | 
   const settle = p.opt('settleCoin');
   if (base === undefined && settle === undefined) return null;
   return new Set(
-    instrumentsOf('bybit', category)
+    BYBIT_INSTRUMENTS.instruments(category)
       .filter((i) => (base !== undefined ? i.base === base : i.settle === settle))
       .map((i) => i.symbol),
   );
+}
+
+/** A list request's scope: its category, the symbol (checked when given) and the symbol filter. */
+export function scopeOf({ venue, params: p }: Pick<SignedCall, 'venue' | 'params'>): { category: BybitCategory; symbol: string | undefined; symbols: Set<string> | null } {
+  const { category } = p.read({ category: CATEGORY });
+  const symbol = p.opt('symbol');
+  if (symbol !== undefined) instrumentOf(venue, symbol, category);
+  return { category, symbol, symbols: symbolFilter(p, category) };
 }
 
 /** An opaque page cursor (an offset into the filtered, ordered list). */
@@ -82,8 +90,7 @@ export function decodeCursor(p: Params): number {
 
 /** One page of `list` and the cursor of the next ('' when there is none). */
 export function page<T>(list: T[], p: Params, max: number, dflt: number): { rows: T[]; nextPageCursor: string } {
-  const limit = p.int('limit') ?? dflt;
-  if (limit < 1 || limit > max) throw new BybitError(10001, 'params error: limit invalid');
+  const { limit } = p.read({ limit: int({ default: dflt, min: 1, max }) });
   const offset = decodeCursor(p);
   const rows = list.slice(offset, offset + limit);
   return { rows, nextPageCursor: offset + limit < list.length ? encodeCursor(offset + limit) : '' };
@@ -93,8 +100,7 @@ const WEEK_MS = 7 * 24 * 60 * 60_000;
 
 /** startTime / endTime: 7 days by default, at most 7 days apart (Bybit's history rule). */
 export function timeWindow(p: Params, now: number): { startTime: number; endTime: number } {
-  const start = p.int('startTime');
-  const end = p.int('endTime');
+  const { startTime: start, endTime: end } = p.read({ startTime: int(), endTime: int() });
   if (start !== undefined && end !== undefined) {
     if (end < start || end - start > WEEK_MS) throw new BybitError(10001, 'params error: The time range between startTime and endTime cannot exceed 7 days');
     return { startTime: start, endTime: end };

@@ -5,25 +5,17 @@
  * triggers that happen with nobody asking — in the fixtures' shapes, and nobody else's (another
  * key, or its own key on the other network); bad auth is refused; the drop-sockets fault reaches it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findInstrument } from '../../market/catalogue';
 import { SimMarket } from '../../market/market';
-import { connectWs, fixture, has, manualClock, shapeOf, startSim, type SimServer, type WsProbe } from '../../testing';
+import { connectWs, fixture, has, manualClock, shapeOf, type WsProbe } from '../../testing';
+import { simForFile } from '../testing';
 import { bybitClient, bybitWsAuth, type BybitTestClient } from './testing';
 
 const SEED = 'paper-stream';
 const T0 = Date.parse('2026-02-02T10:00:00Z');
 const clock = manualClock(T0);
-let sim: SimServer;
-const probes: WsProbe[] = [];
-
-beforeAll(async () => {
-  sim = await startSim({ seed: SEED, now: clock.now, pushIntervalMs: 20 });
-});
-afterAll(async () => {
-  for (const p of probes) p.close();
-  await sim.close();
-});
+const sim = simForFile({ seed: SEED, now: clock.now, pushIntervalMs: 20 });
 
 const user = (name: string, prefix?: string) => bybitClient(sim.app, `sim-${name}`, { seed: SEED, now: clock.now, prefix });
 const settle = () => new Promise((r) => setTimeout(r, 150));
@@ -33,8 +25,7 @@ const feeKey = <T>(o: T): T => JSON.parse(JSON.stringify(o).replace(/"cumFeeDeta
 
 /** Connects, authenticates as the docs say and subscribes to `topics`. */
 async function stream(c: BybitTestClient, topics: string[] = ['order', 'execution', 'position', 'wallet'], path = '/sim/bybit/v5/private'): Promise<WsProbe> {
-  const ws = await connectWs(`${sim.ws}${path}`);
-  probes.push(ws);
+  const ws = await sim.connect(path);
   ws.send(bybitWsAuth(c.apiKey, c.secret, clock.now() + 10_000));
   const auth = await ws.next<Record<string, unknown>>((f) => has(f, 'op', 'auth'));
   expect(auth).toMatchObject({ success: true, ret_msg: '', op: 'auth' });
@@ -48,8 +39,7 @@ const market = () => new SimMarket({ seed: SEED, now: clock.now });
 describe('bybit private stream (paper)', () => {
   it('auth and ping answer in the fixtures’ shapes', async () => {
     const c = user('shapes');
-    const ws = await connectWs(`${sim.ws}/sim/bybit/v5/private`);
-    probes.push(ws);
+    const ws = await sim.connect('/sim/bybit/v5/private');
     ws.send(bybitWsAuth(c.apiKey, c.secret, clock.now() + 10_000));
     expect(shapeOf(await ws.next((f) => has(f, 'op', 'auth')))).toEqual(shapeOf(fixture('bybit', 'ws-auth.response.doc.json')));
     ws.send(fixture('bybit', 'ws-ping.request.json'));
@@ -161,8 +151,7 @@ describe('bybit private stream (paper)', () => {
 
   it('refuses a bad signature, an expired auth, topics before auth, unknown topics and mixed topic forms', async () => {
     const grace = user('grace');
-    const ws = await connectWs(`${sim.ws}/sim/bybit/v5/private`);
-    probes.push(ws);
+    const ws = await sim.connect('/sim/bybit/v5/private');
     /** Sends a frame and waits for the answer with `op` that came after it. */
     const ask = (frame: unknown, op: string) => {
       const from = ws.frames.length;
@@ -183,8 +172,7 @@ describe('bybit private stream (paper)', () => {
   it('the drop-private-sockets fault drops it (now, and new ones while set), not the public streams', async () => {
     const hank = user('hank');
     const s = await stream(hank, ['order']);
-    const pub = await connectWs(`${sim.ws}/sim/bybit/v5/public/linear`);
-    probes.push(pub);
+    const pub = await sim.connect('/sim/bybit/v5/public/linear');
     const res = await sim.app.inject({ method: 'POST', url: '/sim/_control/faults', payload: { exchange: 'bybit', dropPrivateSockets: true } });
     expect(res.json<{ dropped: number }>().dropped).toBeGreaterThanOrEqual(1);
     expect(await s.closed).toBe(1006);

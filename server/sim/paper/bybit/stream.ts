@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SimConnection } from '../../hub';
+import type { SimConnection } from '../../hub';
 import { hmacHex, isSimKey, sameSignature, simSecret } from '../../private/credentials';
 import { accountId, fixed, formatFixed, type AccountKey, type Category, type EngineEvent, type PaperEngine } from '../engine';
+import { openPrivateSocket } from '../private-socket';
 import type { VenueContext } from '../venue';
-import { qtyOf, streamExecutionJson, streamOrderJson, streamPositionJson, usdPrice, walletJson } from './format';
+import { BYBIT_INSTRUMENTS } from './economics';
+import { qtyOf, streamExecutionJson, streamOrderJson, streamPositionJson, walletJson } from './format';
 
 export const PRIVATE_TOPICS = ['order', 'execution', 'position', 'wallet'] as const;
 type Topic = (typeof PRIVATE_TOPICS)[number];
@@ -71,7 +73,7 @@ export function bybitItems(engine: PaperEngine, id: string, account: AccountKey,
     const balances = engine
       .balances(id)
       .filter((b) => fixed(b.wallet) !== 0n || fixed(b.unrealisedPnl) !== 0n)
-      .map((balance) => ({ balance, usd: usdPrice(engine, balance.currency, at) }));
+      .map((balance) => ({ balance, usd: BYBIT_INSTRUMENTS.usdPrice(engine, balance.currency, at) }));
     items.push({ topic: 'wallet', category: null, data: walletJson(balances, true) });
   }
   return items;
@@ -93,6 +95,59 @@ interface Request {
 }
 
 const ALL_TOPICS = new Set<string>([...PRIVATE_TOPICS, ...['order', 'execution', 'position'].flatMap((t) => [`${t}.linear`, `${t}.inverse`])]);
+
+/** A message's answer: `{ success, ret_msg, op, conn_id, req_id? }`. */
+type Answer = (op: string, success: boolean, retMsg?: string) => void;
+
+/** `auth`: `[apiKey, expires (ms, in the future), hex HMAC(secret, "GET/realtime" + expires)]`. */
+function auth(venue: VenueContext, pc: PrivateConnection, args: unknown[], answer: Answer): void {
+  const [apiKey, expires, signature] = args;
+  const exp = typeof expires === 'number' ? String(expires) : typeof expires === 'string' ? expires : '';
+  if (typeof apiKey !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(exp)) return answer('auth', false, 'Params Error');
+  // An expiry in the past (the sign of a clock out of sync) is "Params Error" on Bybit too.
+  if (Number(exp) <= venue.runtime.now()) return answer('auth', false, 'Params Error');
+  if (!isSimKey(apiKey) || !sameSignature(hmacHex(simSecret(venue.seed, apiKey), `GET/realtime${exp}`), signature)) {
+    return answer('auth', false, 'Request not authorized');
+  }
+  const account: AccountKey = { apiKey, exchange: 'bybit', network: venue.network };
+  if (pc.account && accountId(pc.account) !== accountId(account)) return answer('auth', false, 'Repeat auth with another key');
+  pc.account = account;
+  return answer('auth', true);
+}
+
+/** `subscribe` / `unsubscribe` (after auth): all-in-one and categorised topics not in one request. */
+function subscribe(pc: PrivateConnection, op: 'subscribe' | 'unsubscribe', args: unknown[], answer: Answer): void {
+  const topics = args.filter((a): a is string => typeof a === 'string');
+  if (!pc.account) return answer(op, false, 'Request not authorized');
+  const bad = topics.find((t) => !ALL_TOPICS.has(t));
+  if (bad !== undefined || topics.length === 0) return answer(op, false, `error:handler not found,topic:${bad ?? ''}`);
+  for (const t of PRIVATE_TOPICS) {
+    if (topics.includes(t) && topics.some((x) => x.startsWith(`${t}.`))) return answer(op, false, `error:all-in-one topic ${t} and its categorised topics cannot be in one request`);
+  }
+  for (const t of topics) {
+    if (op === 'subscribe') pc.topics.add(t);
+    else pc.topics.delete(t);
+  }
+  return answer(op, true);
+}
+
+function onMessage(venue: VenueContext, pc: PrivateConnection, raw: string): void {
+  const { conn } = pc;
+  let req: Request;
+  try {
+    req = JSON.parse(raw) as Request;
+  } catch {
+    return conn.send({ success: false, ret_msg: 'error:unmarshal error', conn_id: pc.connId, op: '' });
+  }
+  if (typeof req !== 'object' || req === null) return conn.send({ success: false, ret_msg: 'error:unmarshal error', conn_id: pc.connId, op: '' });
+  const reqId = typeof req.req_id === 'string' ? req.req_id : '';
+  const args = Array.isArray(req.args) ? (req.args as unknown[]) : [];
+  const answer: Answer = (op, success, retMsg = '') => conn.send({ success, ret_msg: retMsg, op, conn_id: pc.connId, ...(reqId ? { req_id: reqId } : {}) });
+  if (req.op === 'ping') return conn.send({ req_id: reqId, op: 'pong', args: [String(Date.now())], conn_id: pc.connId });
+  if (req.op === 'auth') return auth(venue, pc, args, answer);
+  if (req.op === 'subscribe' || req.op === 'unsubscribe') return subscribe(pc, req.op, args, answer);
+  return answer(String(req.op ?? ''), false, `error:handler not found,op:${String(req.op)}`);
+}
 
 /**
  * Bybit's private WebSocket `/v5/private` (bybit.md §2, §5; websocket/wss-authentication.mdx):
@@ -129,71 +184,7 @@ export function registerBybitPrivateStream(app: FastifyInstance, venue: VenueCon
   app.addHook('onClose', async () => unsubscribe());
 
   app.get('/v5/private', { websocket: true }, (socket: WebSocket) => {
-    const conn = new SimConnection('bybit', socket, (_t, f) => f, 'private');
-    const pc: PrivateConnection = { conn, connId: `${randomUUID().slice(0, 20)}-${conns.size}`, account: null, topics: new Set(), queue: [] };
-    conn.subs.set('private', { poll: () => pc.queue.splice(0) });
-    conns.add(pc);
-    socket.on('close', () => conns.delete(pc));
-    hub.add(conn);
-    // The fault hook "drop private sockets" keeps dropping new ones while it is set.
-    if (venue.faults.get('bybit').dropPrivateSockets) {
-      hub.drop('bybit', 'private');
-      return;
-    }
-
-    socket.on('message', (raw) => {
-      let req: Request;
-      try {
-        req = JSON.parse(raw.toString()) as Request;
-      } catch {
-        conn.send({ success: false, ret_msg: 'error:unmarshal error', conn_id: pc.connId, op: '' });
-        return;
-      }
-      if (typeof req !== 'object' || req === null) {
-        conn.send({ success: false, ret_msg: 'error:unmarshal error', conn_id: pc.connId, op: '' });
-        return;
-      }
-      const reqId = typeof req.req_id === 'string' ? req.req_id : '';
-      const args = Array.isArray(req.args) ? req.args : [];
-      const answer = (op: string, success: boolean, retMsg = '') => conn.send({ success, ret_msg: retMsg, op, conn_id: pc.connId, ...(reqId ? { req_id: reqId } : {}) });
-      switch (req.op) {
-        case 'ping':
-          conn.send({ req_id: reqId, op: 'pong', args: [String(Date.now())], conn_id: pc.connId });
-          return;
-        case 'auth': {
-          const [apiKey, expires, signature] = args;
-          const exp = typeof expires === 'number' ? String(expires) : typeof expires === 'string' ? expires : '';
-          if (typeof apiKey !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(exp)) return answer('auth', false, 'Params Error');
-          // An expiry in the past (the sign of a clock out of sync) is "Params Error" on Bybit too.
-          if (Number(exp) <= runtime.now()) return answer('auth', false, 'Params Error');
-          if (!isSimKey(apiKey) || !sameSignature(hmacHex(simSecret(venue.seed, apiKey), `GET/realtime${exp}`), signature)) {
-            return answer('auth', false, 'Request not authorized');
-          }
-          const account: AccountKey = { apiKey, exchange: 'bybit', network: venue.network };
-          if (pc.account && accountId(pc.account) !== accountId(account)) return answer('auth', false, 'Repeat auth with another key');
-          pc.account = account;
-          return answer('auth', true);
-        }
-        case 'subscribe':
-        case 'unsubscribe': {
-          const op = req.op;
-          const topics = args.filter((a): a is string => typeof a === 'string');
-          if (!pc.account) return answer(op, false, 'Request not authorized');
-          const bad = topics.find((t) => !ALL_TOPICS.has(t));
-          if (bad !== undefined || topics.length === 0) return answer(op, false, `error:handler not found,topic:${bad ?? ''}`);
-          // All-in-one and categorised topics cannot be in the same request.
-          for (const t of PRIVATE_TOPICS) {
-            if (topics.includes(t) && topics.some((x) => x.startsWith(`${t}.`))) return answer(op, false, `error:all-in-one topic ${t} and its categorised topics cannot be in one request`);
-          }
-          for (const t of topics) {
-            if (op === 'subscribe') pc.topics.add(t);
-            else pc.topics.delete(t);
-          }
-          return answer(op, true);
-        }
-        default:
-          return answer(String(req.op ?? ''), false, `error:handler not found,op:${String(req.op)}`);
-      }
-    });
+    const pc = openPrivateSocket(venue, 'bybit', socket, (conn) => ({ conn, connId: `${randomUUID().slice(0, 20)}-${conns.size}`, account: null, topics: new Set<string>(), queue: [] }), conns);
+    if (pc) socket.on('message', (raw) => onMessage(venue, pc, raw.toString()));
   });
 }

@@ -5,10 +5,9 @@
  * inverse contracts settle in coin; no malformed input gets a 5xx.
  */
 import { createHmac } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, fixture, manualClock, shapeOf, startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { fixture, manualClock, shapeOf } from '../../testing';
+import { requestFixtures, simForFile, type RequestFixture } from '../testing';
 import { fixed, formatFixed } from '../engine';
 import { refusalError } from './params';
 import { bybitClient, type BybitEnvelope, type BybitTestClient } from './testing';
@@ -17,14 +16,8 @@ import { bybitClient, type BybitEnvelope, type BybitTestClient } from './testing
 const FIXTURE_TS = 1717200000000;
 const SEED = 'paper-fixtures';
 
-interface RequestFixture {
-  method: 'GET' | 'POST';
-  path: string;
-  body: Record<string, unknown>;
-}
-
-let sim: SimServer;
 const clock = manualClock(FIXTURE_TS + 500);
+const sim = simForFile({ seed: SEED, now: clock.now });
 let n = 0;
 /** A fresh account per test: `sim-<label>-<n>`. */
 const client = (label: string, prefix?: string) => bybitClient(sim.app, `sim-${label}-${++n}`, { seed: SEED, now: clock.now, prefix });
@@ -35,15 +28,9 @@ const feeKey = <T>(o: T): T => JSON.parse(JSON.stringify(o).replace(/"cumFeeDeta
 const withoutTime = (b: BybitEnvelope<unknown>) => ({ ...b, time: 0 });
 const marketBuy = (c: BybitTestClient, qty = '0.010', symbol = 'BTCUSDT', category = 'linear') => c.call('POST', '/v5/order/create', { category, symbol, side: 'Buy', orderType: 'Market', qty });
 
-beforeAll(async () => {
-  sim = await startSim({ seed: SEED, now: clock.now });
-});
-afterAll(() => sim.close());
-
 describe('bybit paper venue: request fixtures', () => {
   it('knows every bybit request fixture (a new one must be added here)', () => {
-    const files = readdirSync(path.join(FIXTURES_DIR, 'bybit')).filter((f) => /\.request(\.doc)?\.json$/.test(f)).sort();
-    expect(files).toEqual([
+    expect(requestFixtures('bybit')).toEqual([
       'order-cancel.request.json',
       'order-create-close-long.request.doc.json',
       'order-create-market.request.json',

@@ -4,31 +4,21 @@
  * trigger orders, open orders, cancel, positions and its own fills.
  */
 import ccxt from 'ccxt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simPassphrase, simSecret } from '../../private';
-import { startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { ccxtKey, simForFile } from '../testing';
 import { okxClient } from './testing';
 
-let sim: SimServer;
 let ex: InstanceType<typeof ccxt.okx>;
 const SYMBOL = 'BTC/USDT:USDT';
 const KEY = 'sim-ccxt-okx';
 
-beforeAll(async () => {
-  sim = await startSim({ pushIntervalMs: 50 });
-  ex = new ccxt.okx({
-    apiKey: KEY,
-    secret: simSecret('crypto-terminal', KEY),
-    password: simPassphrase('crypto-terminal', KEY),
-    enableRateLimit: false,
-    options: { fetchMarkets: { types: ['swap'] }, defaultType: 'swap', fetchCurrencies: false },
-  });
-  ex.urls.api = { rest: `${sim.base}/sim/okx` };
+simForFile({ pushIntervalMs: 50 }, async ({ base, app }) => {
+  ex = new ccxt.okx({ ...ccxtKey(KEY), options: { fetchMarkets: { types: ['swap'] }, defaultType: 'swap', fetchCurrencies: false } });
+  ex.urls.api = { rest: `${base}/sim/okx` };
   // The standalone sim opens its in-memory database on the first private request: do it outside ccxt's timeout.
-  await okxClient(sim.app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/api/v5/account/balance');
+  await okxClient(app, 'sim-warm-up', { seed: 'crypto-terminal', now: Date.now }).call('GET', '/api/v5/account/balance');
   await ex.loadMarkets();
 });
-afterAll(() => sim.close());
 
 describe('ccxt okx on the paper exchange', () => {
   it('fetchBalance: 10,000 USDT; setLeverage: 5×', async () => {

@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { keepRawBodies, mountRoutes } from '../signed';
 import type { VenueContext } from '../venue';
-import { registerOkxAccount } from './account';
-import { registerOkxOrders, watchAttached } from './orders';
+import { OKX_ACCOUNT_ROUTES } from './account';
+import { OKX_ALGO_ROUTES } from './algo';
+import { watchAttached } from './attached';
+import { OKX_ORDER_ROUTES } from './orders';
+import { OKX } from './params';
 import { registerOkxPrivateStream } from './stream';
 
 export { okxEngineOptions } from './economics';
@@ -14,11 +18,8 @@ export { okxEngineOptions } from './economics';
  */
 export function registerOkxVenue(app: FastifyInstance, venue: VenueContext): void {
   // OKX signs the POST body exactly as sent: keep the raw text, parse it after the check.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  registerOkxOrders(app, venue);
-  registerOkxAccount(app, venue);
+  keepRawBodies(app);
+  mountRoutes(app, venue, OKX, [OKX_ORDER_ROUTES, OKX_ALGO_ROUTES, OKX_ACCOUNT_ROUTES]);
   registerOkxPrivateStream(app, venue);
   const stop = watchAttached(venue);
   app.addHook('onClose', async () => stop());

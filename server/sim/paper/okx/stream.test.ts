@@ -3,40 +3,13 @@
  * then `orders` (with the fill fields), `positions` and `account` after a market order; demo sockets
  * (x-simulated-trading) see only the demo account.
  */
-import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { openSocket, simForFile } from '../testing';
 import { okxClient, okxWsLogin } from './testing';
 
-let sim: SimServer;
-beforeAll(async () => {
-  sim = await startSim({ pushIntervalMs: 20 });
-});
-afterAll(() => sim.close());
-
 type Msg = Record<string, unknown>;
-async function open(path: string, headers: Record<string, string> = {}): Promise<{ ws: WebSocket; messages: Msg[]; next: (pred: (m: Msg) => boolean, ms?: number) => Promise<Msg> }> {
-  const ws = new WebSocket(`${sim.ws}${path}`, { headers });
-  const messages: Msg[] = [];
-  ws.on('message', (d) => {
-    const t = String(d);
-    messages.push(t === 'pong' ? { pong: true } : (JSON.parse(t) as Msg));
-  });
-  await new Promise((r, j) => {
-    ws.once('open', r);
-    ws.once('error', j);
-  });
-  const next = async (pred: (m: Msg) => boolean, ms = 3_000) => {
-    const end = Date.now() + ms;
-    for (;;) {
-      const m = messages.find(pred);
-      if (m) return m;
-      if (Date.now() > end) throw new Error(`timed out: ${JSON.stringify(messages.slice(-4))}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  return { ws, messages, next };
-}
+const sim = simForFile({ pushIntervalMs: 20 });
+const open = (path: string, headers: Record<string, string> = {}) => openSocket(`${sim.ws}${path}`, headers);
 
 describe('okx private stream', () => {
   it('refuses a wrong login (60009), answers ping with pong', async () => {

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SimConnection } from '../../hub';
-import { header, hmacBase64, isSimKey, sameSignature, simPassphrase, simSecret } from '../../private/credentials';
+import type { SimConnection } from '../../hub';
+import { hmacBase64, isSimKey, sameSignature, simPassphrase, simSecret } from '../../private/credentials';
 import { accountId, fixed, type AccountKey, type EngineEvent, type PaperEngine } from '../engine';
+import { openPrivateSocket } from '../private-socket';
 import type { VenueContext } from '../venue';
-import { usdOf } from './account';
 import { setOkxBusinessPrivate } from '../../okx/ws';
+import { OKX_INSTRUMENTS } from './economics';
 import { algoJson, balanceJson, orderJson, positionJson } from './format';
+import { networkOf } from './params';
 
 const CHANNELS = ['orders', 'positions', 'account'] as const;
 type Channel = (typeof CHANNELS)[number];
@@ -46,7 +48,7 @@ function pushesFor(engine: PaperEngine, id: string, events: EngineEvent[]): Reco
   }
   if (account && engine.has(id)) {
     const at = events[events.length - 1]?.time ?? 0;
-    out.account.push(balanceJson(engine.balances(id).filter((b) => fixed(b.wallet) !== 0n), (c) => usdOf(engine, c, at), at));
+    out.account.push(balanceJson(engine.balances(id).filter((b) => fixed(b.wallet) !== 0n), (c) => OKX_INSTRUMENTS.usdPrice(engine, c, at), at));
   }
   return out;
 }
@@ -161,18 +163,11 @@ export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueConte
   });
 
   app.get('/ws/v5/private', { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
-    const conn = new SimConnection('okx', socket, (_t, f) => f, 'private');
     const connId = randomBytes(4).toString('hex');
-    const network = venue.network === 'TESTNET' || header(req.headers, 'x-simulated-trading') === '1' ? 'TESTNET' : 'MAINNET';
-    const pc: PrivateConnection = { conn, network, account: null, subs: [], queue: [] };
-    conn.subs.set('private', { poll: () => pc.queue.splice(0) });
-    conns.add(pc);
-    socket.on('close', () => conns.delete(pc));
-    hub.add(conn);
-    if (venue.faults.get('okx').dropPrivateSockets) {
-      hub.drop('okx', 'private');
-      return;
-    }
+    const network = networkOf(venue, req);
+    const pc = openPrivateSocket(venue, 'okx', socket, (conn): PrivateConnection => ({ conn, network, account: null, subs: [], queue: [] }), conns);
+    if (!pc) return;
+    const { conn } = pc;
     const error = (code: string, msg: string) => conn.send({ event: 'error', code, msg, connId });
     socket.on('message', (raw) => {
       const text = raw.toString();

@@ -4,24 +4,17 @@
  * documented sCodes come back as per-item failures (HTTP 200, code "1"); demo trading (the
  * x-simulated-trading header) is a separate account; inverse swaps settle in coin.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES_DIR, fixture, manualClock, shapeOf, startSim, type SimServer } from '../../testing';
+import { describe, expect, it } from 'vitest';
+import { fixture, manualClock, shapeOf } from '../../testing';
+import { requestFixtures, simForFile, type RequestFixture } from '../testing';
 import { okxClient, type OkxTestClient } from './testing';
 
 const T0 = 1717200000000;
 /** With this seed BTC-USDT-SWAP trades near 67,000 then: the fixtures' 65000 limit buy rests, their 63000 stop and 69900 take-profit wait. */
 const SEED = 'paper-fixtures';
 
-interface RequestFixture {
-  method: 'GET' | 'POST';
-  path: string;
-  body: Record<string, unknown>;
-}
-
-let sim: SimServer;
 const clock = manualClock(T0 + 500);
+const sim = simForFile({ seed: SEED, now: clock.now });
 let n = 0;
 const client = (label: string, prefix?: string) => okxClient(sim.app, `sim-${label}-${++n}`, { seed: SEED, now: clock.now, prefix });
 const req = (file: string) => fixture<RequestFixture>('okx', file);
@@ -30,15 +23,9 @@ const last = async () => Number((await sim.app.inject({ method: 'GET', url: '/si
 const tick = (x: number) => (Math.round(x * 10) / 10).toFixed(1);
 const marketBuy = (c: OkxTestClient, sz = '1', instId = 'BTC-USDT-SWAP') => c.call('POST', '/api/v5/trade/order', { instId, tdMode: 'cross', side: 'buy', ordType: 'market', sz });
 
-beforeAll(async () => {
-  sim = await startSim({ seed: SEED, now: clock.now });
-});
-afterAll(() => sim.close());
-
 describe('okx paper venue: request fixtures', () => {
   it('knows every okx request fixture (a new one must be added here)', () => {
-    const files = readdirSync(path.join(FIXTURES_DIR, 'okx')).filter((f) => /\.request(\.doc)?\.json$/.test(f)).sort();
-    expect(files).toEqual([
+    expect(requestFixtures('okx')).toEqual([
       'algo-stop-market.request.json',
       'algo-take-profit-limit.request.json',
       'algo-trigger.request.doc.json',
