@@ -1,67 +1,29 @@
 import type { ExchangeEndpoints } from '../../src/api/contracts/config';
 import type { ExchangeId } from '../../src/api/contracts/common';
+import { EXCHANGES, perExchange } from './registry';
 
 /**
- * Base URLs the SPA's market adapters use, served through `GET /v1/config`.
- * `rest` is the root the exchange's documented REST paths hang off (e.g. `${rest}/fapi/v1/klines`);
- * `ws` is the root of its documented WebSocket paths (e.g. `${ws}/market/ws/btcusdt@kline_1m`).
- * BitMEX and OKX REST go through this server's fixed-host proxies (SPEC §7: browsers cannot call them
- * directly because of CORS), so their `rest` is a same-origin path.
+ * Base URLs the SPA's market adapters use, served through `GET /v1/config` (each exchange's `hosts.public`
+ * in its `<exchange>/index.ts`). `rest` is the root the exchange's documented REST paths hang off (e.g.
+ * `${rest}/fapi/v1/klines`); `ws` is the root of its documented WebSocket paths (e.g.
+ * `${ws}/market/ws/btcusdt@kline_1m`). BitMEX and OKX REST go through this server's fixed-host proxies
+ * (SPEC §7: browsers cannot call them directly because of CORS), so their `rest` is a same-origin path.
  */
-export const LIVE_ENDPOINTS: Record<ExchangeId, ExchangeEndpoints> = {
-  binance: {
-    rest: 'https://fapi.binance.com',
-    restTestnet: 'https://demo-fapi.binance.com',
-    ws: 'wss://fstream.binance.com',
-    wsTestnet: 'wss://fstream.binancefuture.com',
-  },
-  bybit: {
-    rest: 'https://api.bybit.com',
-    restTestnet: 'https://api-testnet.bybit.com',
-    ws: 'wss://stream.bybit.com',
-    wsTestnet: 'wss://stream-testnet.bybit.com',
-  },
-  bitmex: {
-    rest: '/v1/proxy/bitmex-mainnet',
-    restTestnet: '/v1/proxy/bitmex-testnet',
-    ws: 'wss://ws.bitmex.com',
-    wsTestnet: 'wss://ws.testnet.bitmex.com',
-  },
-  okx: {
-    rest: '/v1/proxy/okx-mainnet-testnet',
-    restTestnet: '/v1/proxy/okx-mainnet-testnet',
-    ws: 'wss://ws.okx.com:8443',
-    wsTestnet: 'wss://wspap.okx.com:8443',
-  },
-};
+export const LIVE_ENDPOINTS: Record<ExchangeId, ExchangeEndpoints> = perExchange((d) => d.hosts.public);
 
-/** Hosts the proxies may forward to (no open proxy: DESIGN §5). */
-export const PROXY_TARGETS = {
-  'bitmex-mainnet': 'https://www.bitmex.com',
-  'bitmex-testnet': 'https://testnet.bitmex.com',
-  'okx-mainnet-testnet': 'https://www.okx.com',
-} as const;
-export type ProxyTargetId = keyof typeof PROXY_TARGETS;
-export const PROXY_TARGET_IDS = Object.keys(PROXY_TARGETS) as ProxyTargetId[];
+const PROXIES = Object.values(EXCHANGES).flatMap((d) => Object.entries(d.hosts.proxies ?? {}));
+
+/** Hosts the proxies may forward to (no open proxy: DESIGN §5), from the exchanges' `hosts.proxies`. */
+export const PROXY_TARGETS: Readonly<Record<string, string>> = Object.fromEntries(PROXIES.map(([id, p]) => [id, p.host]));
+export type ProxyTargetId = string;
+export const PROXY_TARGET_IDS: ProxyTargetId[] = Object.keys(PROXY_TARGETS);
 
 /**
  * The only paths each proxy forwards (exact match on the raw path, GET only): the public market
  * data SPEC §7 reads (BitMEX UDF candles, OKX candles) plus the instrument and ticker lists the
  * adapters and the exchange-info service use. Anything else is a 400 (DESIGN §5: no open proxy).
  */
-const BITMEX_PUBLIC = ['/api/udf/history', '/api/udf/config', '/api/v1/trade/bucketed', '/api/v1/instrument', '/api/v1/instrument/active'];
-export const PROXY_ALLOWED_PATHS: Record<ProxyTargetId, readonly string[]> = {
-  'bitmex-mainnet': BITMEX_PUBLIC,
-  'bitmex-testnet': BITMEX_PUBLIC,
-  'okx-mainnet-testnet': [
-    '/api/v5/market/candles',
-    '/api/v5/market/history-candles',
-    '/api/v5/market/tickers',
-    '/api/v5/market/ticker',
-    '/api/v5/public/instruments',
-    '/api/v5/public/time',
-  ],
-};
+export const PROXY_ALLOWED_PATHS: Readonly<Record<ProxyTargetId, readonly string[]>> = Object.fromEntries(PROXIES.map(([id, p]) => [id, p.paths]));
 
 /**
  * The real REST host of an exchange for a network, as the server reaches it (never through its
@@ -69,15 +31,7 @@ export const PROXY_ALLOWED_PATHS: Record<ProxyTargetId, readonly string[]> = {
  * `x-simulated-trading: 1` (trap 20).
  */
 export function liveRestBase(exchange: ExchangeId, testnet: boolean): { base: string; headers?: Record<string, string> } {
-  switch (exchange) {
-    case 'binance':
-    case 'bybit':
-      return { base: testnet ? LIVE_ENDPOINTS[exchange].restTestnet : LIVE_ENDPOINTS[exchange].rest };
-    case 'bitmex':
-      return { base: PROXY_TARGETS[testnet ? 'bitmex-testnet' : 'bitmex-mainnet'] };
-    case 'okx':
-      return { base: PROXY_TARGETS['okx-mainnet-testnet'], headers: testnet ? { 'x-simulated-trading': '1' } : {} };
-  }
+  return EXCHANGES[exchange].hosts.rest(testnet);
 }
 
 /**
@@ -92,7 +46,7 @@ export function simEndpoints(): Record<ExchangeId, ExchangeEndpoints> {
     ws: `/sim/${id}`,
     wsTestnet: `/sim/${id}`,
   });
-  return { binance: one('binance'), bybit: one('bybit'), bitmex: one('bitmex'), okx: one('okx') };
+  return perExchange((d) => one(d.id));
 }
 
 /** Every origin the SPA may connect to in live mode, for the Content-Security-Policy `connect-src`. */

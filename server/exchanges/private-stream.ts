@@ -41,6 +41,41 @@ export function onceClosed(socket: WebSocket, closed: () => void): void {
   if (socket.readyState === socket.CLOSED || socket.readyState === socket.CLOSING) queueMicrotask(fire);
 }
 
+/** Calls `handle` with each JSON object the socket receives (the text `pong` and anything else that is not one are skipped). */
+export function onJson(socket: WebSocket, handle: (msg: Record<string, unknown>) => void): void {
+  socket.on('message', (data) => {
+    const text = String(data);
+    if (text === 'pong') return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg && typeof msg === 'object' && !Array.isArray(msg)) handle(msg as Record<string, unknown>);
+  });
+}
+
+/**
+ * The end of a one-socket private stream: when the socket closes, `stop` (its timers) and `handlers.closed`
+ * (unless the stream was closed from here); socket errors end in the close. Returns the stream's `close`.
+ */
+export function endOf(socket: WebSocket, handlers: PrivateStreamHandlers, stop: () => void, reason = 'the exchange closed the private stream'): PrivateStream {
+  let closed = false;
+  onceClosed(socket, () => {
+    stop();
+    if (!closed) handlers.closed(reason);
+  });
+  socket.on('error', () => undefined);
+  return {
+    close() {
+      closed = true;
+      stop();
+      socket.close();
+    },
+  };
+}
+
 /** Sends `payload` every `ms` while the socket is open (JSON pings, raw "ping"). */
 export function keepAlive(socket: WebSocket, ms: number, payload: () => string): () => void {
   const timer = setInterval(() => {
@@ -48,6 +83,21 @@ export function keepAlive(socket: WebSocket, ms: number, payload: () => string):
   }, ms);
   timer.unref?.();
   return () => clearInterval(timer);
+}
+
+/**
+ * Sends a login `frame` and waits for the answer `match` accepts; a refusal, a close or no answer within
+ * `ms` closes the socket and throws.
+ */
+export async function logIn(socket: WebSocket, frame: unknown, match: (msg: Record<string, unknown>) => 'ok' | string | null, exchange: ExchangeId, ms = 10_000): Promise<void> {
+  const reply = awaitReply(socket, ms, (m) => (m && typeof m === 'object' ? match(m as Record<string, unknown>) : null), exchange);
+  socket.send(JSON.stringify(frame));
+  try {
+    await reply;
+  } catch (err) {
+    socket.close();
+    throw err;
+  }
 }
 
 /** Resolves with the first message `match` accepts, rejects on another answer it refuses, a close or `ms`. */

@@ -4,24 +4,7 @@ import { binanceSignedQuery, signBinance } from './binance/account';
 import { bitmexHeaders, bitmexPlaintext, signBitmex } from './bitmex/account';
 import { bybitHeaders, bybitPlaintext, signBybit } from './bybit/account';
 import { okxHeaders, okxPrehash, signOkx } from './okx/account';
-
-interface Vector {
-  id: string;
-  secret: string | null;
-  apiKey?: string;
-  method: string | null;
-  path: string | null;
-  pathWithQuery?: string;
-  requestPath?: string;
-  query: string | null;
-  body: string | null;
-  timestamp?: string | number;
-  expires?: number;
-  recvWindow?: string | number | null;
-  signedPayload?: string;
-  expectedSignature: string;
-  encoding: 'hex' | 'base64';
-}
+import type { SigningVector as Vector } from './signing';
 
 type Usable = Vector & { secret: string; signedPayload: string };
 

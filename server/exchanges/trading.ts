@@ -1,7 +1,7 @@
 import type { ExchangeId, MarketCategory } from '../../src/api/contracts/common';
 import type { Instrument } from '../../src/api/contracts/exchanges';
 import { EXCHANGE_DISPLAY_NAMES } from '../../src/api/contracts/common';
-import { dec, isDecimalString, str } from '../../src/api/contracts/decimal';
+import { abs, dec, div, fixed, isDecimalString, mul, str, type Decimal } from '../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderRole, Position, Side, SymbolSettings, TimeInForce } from '../../src/api/contracts/trading';
 import { ExchangeUnreachableError, type ExchangeCredentials, type ExchangeTransport } from './transport';
 
@@ -271,3 +271,69 @@ export function triggersOnRise(type: NewOrder['type'], side: Side): boolean {
 }
 
 export const isConditional = (type: NewOrder['type']): boolean => type !== 'MARKET' && type !== 'LIMIT';
+
+/** The model's time in force from an exchange's text: IOC and FOK as they are, anything else GTC. */
+export const timeInForceOf = (tif: string): TimeInForce => (tif === 'IOC' || tif === 'FOK' ? tif : 'GTC');
+
+/** A mapped order's tags: none on the exchange (the service fills them in from its records). */
+export const UNTAGGED: OrderTags = { bracketId: null, role: null };
+
+/** The order types the routes hand to a connector (`NewOrder['type']`), in the order-entry panel's order. */
+export const ORDER_TYPES: ReadonlyArray<NewOrder['type']> = ['MARKET', 'LIMIT', 'STOP_MARKET', 'STOP_LIMIT', 'TAKE_PROFIT', 'TAKE_PROFIT_MARKET'];
+export const isOrderType = (type: string): type is NewOrder['type'] => (ORDER_TYPES as readonly string[]).includes(type);
+
+/** A replaced order's client id: the original with a revision suffix, still letters and digits ≤ 32. */
+export function nextClientId(id: string | null): string {
+  const base = (id ?? 'r').replace(/R\d+$/, '');
+  const rev = Number(/R(\d+)$/.exec(id ?? '')?.[1] ?? 0) + 1;
+  return `${base.slice(0, 32 - String(rev).length - 1)}R${rev}`;
+}
+
+/** A plain order has no trigger to change (Binance and OKX amend plain orders without one). */
+export function refuseTriggerChange(exchange: ExchangeId, change: OrderChange): void {
+  if (change.triggerPrice !== undefined) throw new TradeRefusedError(exchange, '', 'A limit order has no trigger price', 'triggerPrice');
+}
+
+/**
+ * A change of a waiting conditional order on an exchange that cannot modify one (Binance, OKX: capability
+ * `amend.conditional: 'replace'`): the changed copy is placed first, then the original cancelled, so a
+ * protective stop is never absent in between. The copy's client id is the original's next revision.
+ */
+export async function replaceConditional(
+  connector: Pick<TradingConnector, 'exchange' | 'place' | 'cancel'>,
+  inst: TradingInstrument,
+  id: string,
+  current: Order | null,
+  change: OrderChange,
+): Promise<Order> {
+  if (!current || current.status !== 'UNTRIGGERED' || !isOrderType(current.type)) {
+    throw new TradeRefusedError(connector.exchange, '', 'Only a waiting conditional order can be changed', undefined, 422);
+  }
+  const replaced = await connector.place({
+    symbol: inst.exchangeSymbol,
+    side: current.side,
+    type: current.type,
+    qty: change.qty ?? current.qty,
+    price: change.price ?? current.price ?? undefined,
+    triggerPrice: change.triggerPrice ?? current.triggerPrice ?? undefined,
+    reduceOnly: current.reduceOnly,
+    postOnly: false,
+    timeInForce: current.timeInForce,
+    clientOrderId: nextClientId(current.clientOrderId),
+  });
+  await connector.cancel(inst, id);
+  return replaced;
+}
+
+/**
+ * A position held in contracts (OKX, BitMEX) in the one model's terms: the side of the signed size, the
+ * size in contracts, the base quantity (linear and quanto: contracts × contract value; inverse: contracts ×
+ * USD value ÷ mark, in coin, rounded down to the satoshi) and the notional (linear: base × mark to 8
+ * places; inverse: the coin value itself).
+ */
+export function contractPosition(inst: TradingInstrument, contracts: Decimal, mark: Decimal): Pick<Position, 'side' | 'size' | 'baseQty' | 'notional'> {
+  const inverse = inst.category === 'inverse';
+  const value = mul(abs(contracts), dec(inst.contractValue));
+  const base = inverse ? div(value, mark, 8, 'down') : value;
+  return { side: contracts.units < 0n ? 'SELL' : 'BUY', size: str(abs(contracts)), baseQty: str(base), notional: inverse ? str(base) : fixed(mul(base, mark), 8) };
+}

@@ -241,8 +241,10 @@ export async function roomAround(page: Page, body: Locator, x: number, live: num
 
 export async function yForPrice(page: Page, body: Locator, price: number, x: number): Promise<number> {
   const box = (await body.boundingBox())!;
-  let top = box.y + 20;
-  let bottom = box.y + box.height - 40;
+  // The plot is the pane less the time axis (26 px, engine's TIME_AXIS_HEIGHT): a stop can sit on its last pixels.
+  const [lo, hi] = [box.y + 20, box.y + box.height - 28];
+  let top = lo;
+  let bottom = hi;
   for (let i = 0; i < 14 && bottom - top > 0.5; i++) {
     const mid = (top + bottom) / 2;
     // Chromium delivers pointer moves with the next animation frame: leave the pane first (the
@@ -255,5 +257,7 @@ export async function yForPrice(page: Page, body: Locator, price: number, x: num
     if (at > price) top = mid;
     else bottom = mid;
   }
-  return (top + bottom) / 2;
+  const y = (top + bottom) / 2;
+  if (y < lo + 1 || y > hi - 1) throw new Error(`yForPrice: ${price} is outside the visible price range of the chart`);
+  return y;
 }

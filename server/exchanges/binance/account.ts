@@ -1,14 +1,19 @@
-import { createHmac } from 'node:crypto';
 import type { ApiKeyPermissions } from '../../../src/api/contracts/api-keys';
+import { credentialOf } from '../signed-request';
+import { hmacSha256, type Signing } from '../signing';
 import { ExchangeRejectedError, parseJson, type ExchangeCredentials, type ExchangeTransport } from '../transport';
+import { BINANCE_ERRORS } from './errors';
 
 /**
  * Binance USDⓈ-M signed REST (binance.md §5): `signature` = hex HMAC-SHA256(secret, query string +
  * request body, no separator), sent as the LAST parameter; header `X-MBX-APIKEY`; `timestamp` in ms.
  */
 export function signBinance(secret: string, totalParams: string): string {
-  return createHmac('sha256', secret).update(totalParams).digest('hex');
+  return hmacSha256(secret, totalParams, 'hex');
 }
+
+/** Query string + body, no separator (binance.md §5); the user-data stream logs in with a listenKey, unsigned. */
+export const BINANCE_SIGNING: Signing = { plaintext: (p) => `${p.query}${p.body}`, encoding: 'hex', stream: null };
 
 export const BINANCE_RECV_WINDOW = 5000;
 
@@ -16,13 +21,6 @@ export const BINANCE_RECV_WINDOW = 5000;
 export function binanceSignedQuery(params: ReadonlyArray<readonly [string, string]>, secret: string, body = ''): string {
   const query = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
   return `${query}&signature=${signBinance(secret, query + body)}`;
-}
-
-/** Where a Binance error code points in the add-key form. */
-function fieldOf(code: number): 'apiKey' | 'apiSecret' | undefined {
-  if (code === -2014 || code === -2015) return 'apiKey';
-  if (code === -1022) return 'apiSecret';
-  return undefined;
 }
 
 /**
@@ -45,7 +43,7 @@ export async function binanceKeyPermissions(transport: ExchangeTransport, creds:
   if (res.status >= 400 || typeof body.canTrade !== 'boolean') {
     const code = typeof body.code === 'number' ? body.code : 0;
     const msg = typeof body.msg === 'string' ? body.msg : `HTTP ${res.status}`;
-    throw new ExchangeRejectedError('binance', res.status, code ? String(code) : '', msg, fieldOf(code));
+    throw new ExchangeRejectedError('binance', res.status, code ? String(code) : '', msg, credentialOf(BINANCE_ERRORS, String(code), msg));
   }
   const details = ['canTrade', 'canDeposit', 'canWithdraw'].filter((k) => body[k] === true);
   return { read: true, trade: body.canTrade === true, withdraw: body.canWithdraw === true, details };

@@ -1,6 +1,6 @@
 import type { Fill, Order, OrderStatus } from '../../../src/api/contracts/trading';
-import { onceClosed, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
-import { isoTime, joinId, priceOrNull, type TradingInstrument } from '../trading';
+import { endOf, onJson, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { isoTime, joinId, priceOrNull, timeInForceOf, type TradingInstrument, UNTAGGED } from '../trading';
 import { parseJson } from '../transport';
 import { BINANCE_ALGO_STATUS, BINANCE_ORDER_STATUS, BINANCE_TYPE_FROM } from './trading';
 
@@ -21,7 +21,6 @@ export const binancePrivateStream: PrivateStreamDriver = async (ctx, open, handl
   if (res.status >= 400 || typeof body.listenKey !== 'string') throw new Error(`binance: no listen key (${String(body.msg ?? res.status)})`);
   const listenKey = body.listenKey;
   const socket = await open(`/private/ws/${listenKey}`);
-  let closed = false;
   const keepalive = setInterval(() => {
     void ctx.transport({ method: 'PUT', path: '/fapi/v1/listenKey', headers }).then((r) => {
       // -1125 "This listenKey does not exist": the stream is over, reconnect with a new key.
@@ -31,113 +30,101 @@ export const binancePrivateStream: PrivateStreamDriver = async (ctx, open, handl
   keepalive.unref?.();
 
   const inst = (s: unknown) => ctx.instrument(String(s));
-  socket.on('message', (data) => {
-    let msg: Json;
-    try {
-      msg = JSON.parse(String(data)) as Json;
-    } catch {
-      return;
-    }
+  onJson(socket, (msg) => {
     for (const e of binanceEvents(msg, inst)) handlers.event(e);
     if (msg.e === 'listenKeyExpired') socket.close(4000, 'listen key expired');
   });
-  onceClosed(socket, () => {
-    clearInterval(keepalive);
-    if (!closed) handlers.closed('the exchange closed the user-data stream');
-  });
-  socket.on('error', () => undefined);
+  const stream = endOf(socket, handlers, () => clearInterval(keepalive), 'the exchange closed the user-data stream');
   return {
     close() {
-      closed = true;
-      clearInterval(keepalive);
-      socket.close();
+      stream.close();
       void ctx.transport({ method: 'DELETE', path: '/fapi/v1/listenKey', headers }).catch(() => undefined);
     },
   };
 };
 
+type Lookup = (s: unknown) => TradingInstrument | undefined;
+
 /** One user-data message → the account stream's events (pure: tested on the fixtures). */
-export function binanceEvents(msg: Json, instrument: (s: unknown) => TradingInstrument | undefined): PrivateEvent[] {
+export function binanceEvents(msg: Json, instrument: Lookup): PrivateEvent[] {
   const o = msg.o as Json | undefined;
-  if (msg.e === 'ORDER_TRADE_UPDATE' && o) {
-    const i = instrument(o.s);
-    if (!i) return [];
-    const tif = String(o.f ?? 'GTC');
-    const time = isoTime(Number(o.T ?? msg.T ?? msg.E));
-    const id = joinId(i.exchangeSymbol, 'o', String(o.i));
-    const order: Order = {
-      id,
-      clientOrderId: typeof o.c === 'string' ? o.c : null,
-      exchange: 'binance',
-      symbol: i.symbol,
-      side: o.S === 'SELL' ? 'SELL' : 'BUY',
-      type: BINANCE_TYPE_FROM[String(o.ot ?? o.o)] ?? 'LIMIT',
-      status: (BINANCE_ORDER_STATUS[String(o.X)] ?? 'OUT_OF_SYNC') as OrderStatus,
-      qty: String(o.q),
-      filledQty: String(o.z ?? '0'),
-      price: priceOrNull(o.p),
-      triggerPrice: priceOrNull(o.sp),
-      avgFillPrice: priceOrNull(o.ap),
-      reduceOnly: o.R === true || o.cp === true,
-      postOnly: tif === 'GTX',
-      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
-      createdAt: time,
-      updatedAt: time,
-      bracketId: null,
-      role: null,
-    };
-    const out: PrivateEvent[] = [{ kind: 'order', order }];
-    if (o.x === 'TRADE' && Number(o.l) > 0) {
-      const fill: Fill = {
-        id: String(o.t),
-        orderId: id,
-        symbol: i.symbol,
-        side: order.side,
-        qty: String(o.l),
-        price: String(o.L),
-        fee: String(o.n ?? '0'),
-        feeCurrency: String(o.N ?? i.settle),
-        realisedPnl: String(o.rp ?? '0'),
-        time,
-        liquidation: typeof o.c === 'string' && o.c.startsWith('autoclose-'),
-      };
-      out.push({ kind: 'fill', fill });
-    }
-    return out;
-  }
-  if (msg.e === 'ALGO_UPDATE' && o) {
-    const i = instrument(o.s);
-    if (!i) return [];
-    const tif = String(o.f ?? 'GTC');
-    const time = isoTime(Number(msg.T ?? msg.E));
-    const status = BINANCE_ALGO_STATUS[String(o.X)] ?? 'OUT_OF_SYNC';
-    const order: Order = {
-      id: joinId(i.exchangeSymbol, 'a', String(o.aid)),
-      clientOrderId: typeof o.caid === 'string' ? o.caid : null,
-      exchange: 'binance',
-      symbol: i.symbol,
-      side: o.S === 'SELL' ? 'SELL' : 'BUY',
-      type: BINANCE_TYPE_FROM[String(o.o)] ?? 'CONDITIONAL',
-      status,
-      qty: String(o.q),
-      filledQty: status === 'FILLED' ? String(o.q) : String(o.aq && Number(o.aq) ? o.aq : '0'),
-      price: priceOrNull(o.p),
-      triggerPrice: priceOrNull(o.tp),
-      avgFillPrice: priceOrNull(o.ap),
-      reduceOnly: o.R === true || o.cp === true,
-      postOnly: tif === 'GTX',
-      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
-      createdAt: time,
-      updatedAt: time,
-      bracketId: null,
-      role: null,
-    };
-    return [{ kind: 'order', order }];
-  }
+  if (msg.e === 'ORDER_TRADE_UPDATE' && o) return orderTradeUpdate(msg, o, instrument);
+  if (msg.e === 'ALGO_UPDATE' && o) return algoUpdate(msg, o, instrument);
   if (msg.e === 'ACCOUNT_UPDATE') {
     const a = msg.a as Json | undefined;
     const positions = (a?.P as Json[] | undefined) ?? [];
     return [{ kind: 'account', symbols: positions.map((p) => instrument(p.s)?.symbol).filter((s): s is string => !!s) }];
   }
   return [];
+}
+
+/** What an order and an algo update say alike: reduce-only (or close-position), time in force (GTX: post-only), the update's time. */
+function flags(o: Json, time: string): Pick<Order, 'reduceOnly' | 'postOnly' | 'timeInForce' | 'createdAt' | 'updatedAt' | 'bracketId' | 'role'> {
+  const tif = String(o.f ?? 'GTC');
+  return { reduceOnly: o.R === true || o.cp === true, postOnly: tif === 'GTX', timeInForce: timeInForceOf(tif), createdAt: time, updatedAt: time, ...UNTAGGED };
+}
+
+/** `ORDER_TRADE_UPDATE`: the order, and its fill when the update is a trade. */
+function orderTradeUpdate(msg: Json, o: Json, instrument: Lookup): PrivateEvent[] {
+  const i = instrument(o.s);
+  if (!i) return [];
+  const time = isoTime(Number(o.T ?? msg.T ?? msg.E));
+  const id = joinId(i.exchangeSymbol, 'o', String(o.i));
+  const order: Order = {
+    id,
+    clientOrderId: typeof o.c === 'string' ? o.c : null,
+    exchange: 'binance',
+    symbol: i.symbol,
+    side: o.S === 'SELL' ? 'SELL' : 'BUY',
+    type: BINANCE_TYPE_FROM[String(o.ot ?? o.o)] ?? 'LIMIT',
+    status: (BINANCE_ORDER_STATUS[String(o.X)] ?? 'OUT_OF_SYNC') as OrderStatus,
+    qty: String(o.q),
+    filledQty: String(o.z ?? '0'),
+    price: priceOrNull(o.p),
+    triggerPrice: priceOrNull(o.sp),
+    avgFillPrice: priceOrNull(o.ap),
+    ...flags(o, time),
+  };
+  const out: PrivateEvent[] = [{ kind: 'order', order }];
+  if (o.x === 'TRADE' && Number(o.l) > 0) {
+    const fill: Fill = {
+      id: String(o.t),
+      orderId: id,
+      symbol: i.symbol,
+      side: order.side,
+      qty: String(o.l),
+      price: String(o.L),
+      fee: String(o.n ?? '0'),
+      feeCurrency: String(o.N ?? i.settle),
+      realisedPnl: String(o.rp ?? '0'),
+      time,
+      liquidation: typeof o.c === 'string' && o.c.startsWith('autoclose-'),
+    };
+    out.push({ kind: 'fill', fill });
+  }
+  return out;
+}
+
+/** `ALGO_UPDATE`: a conditional order's state. */
+function algoUpdate(msg: Json, o: Json, instrument: Lookup): PrivateEvent[] {
+  const i = instrument(o.s);
+  if (!i) return [];
+  const time = isoTime(Number(msg.T ?? msg.E));
+  const status = BINANCE_ALGO_STATUS[String(o.X)] ?? 'OUT_OF_SYNC';
+  const order: Order = {
+    id: joinId(i.exchangeSymbol, 'a', String(o.aid)),
+    clientOrderId: typeof o.caid === 'string' ? o.caid : null,
+    exchange: 'binance',
+    symbol: i.symbol,
+    side: o.S === 'SELL' ? 'SELL' : 'BUY',
+    type: BINANCE_TYPE_FROM[String(o.o)] ?? 'CONDITIONAL',
+    status,
+    qty: String(o.q),
+    filledQty: status === 'FILLED' ? String(o.q) : String(o.aq && Number(o.aq) ? o.aq : '0'),
+    price: priceOrNull(o.p),
+    triggerPrice: priceOrNull(o.tp),
+    avgFillPrice: priceOrNull(o.ap),
+    ...flags(o, time),
+  };
+  return [{ kind: 'order', order }];
 }

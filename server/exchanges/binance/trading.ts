@@ -1,152 +1,47 @@
 import { dec, div, fixed } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
-import { ExchangeUnreachableError, parseJson } from '../transport';
-import {
-  isConditional,
-  isoTime,
-  joinId,
-  leverageText,
-  priceOrNull,
-  RateGate,
-  retryAfterMs,
-  splitId,
-  TradeRefusedError,
-  type ConnectorContext,
-  type NewOrder,
-  type OrderChange,
-  type Page,
-  type TradingConnector,
-  type TradingInstrument,
-} from '../trading';
-import { BINANCE_RECV_WINDOW, binanceSignedQuery } from './account';
+import { orderRoute } from '../descriptor';
+import { alreadySo, publicGet, SignedConnector, type Json, type Method, type Params } from '../signed-request';
+import { ExchangeUnreachableError } from '../transport';
+import { isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, splitId, timeInForceOf, TradeRefusedError, UNTAGGED } from '../trading';
+import type { NewOrder, OrderChange, Page, TradingConnector, TradingInstrument } from '../trading';
+import { BINANCE_ALGO_PATH, BINANCE_CAPABILITIES } from './capabilities';
+import { binanceProtocol } from './protocol';
 
 /**
  * Binance USDⓈ-M trading (binance.md §5–§7, DESIGN §3.1). Conditional types go through the algo
  * service (`/fapi/v1/algoOrder`, trap 10); ids are `symbol:o:orderId` or `symbol:a:algoId`. Parameters
- * are sent in the fixtures' order, in the query (GET/DELETE) or the form body (POST/PUT), signature last.
+ * are sent in the fixtures' order, in the query (GET/DELETE) or the form body (POST/PUT), signature last
+ * (binance/protocol.ts); the signed pipeline, the error table and the rate-limit rules are shared.
  */
 
-type Params = Array<readonly [string, string]>;
-type Json = Record<string, unknown>;
-
 const PAGE = 50;
-/** IP weight per minute the server lets a key's calls use of Binance's 2,400 before holding them. */
-const WEIGHT_RESERVE = 2_200;
-const ORDERS_10S_RESERVE = 280;
 
-export const BINANCE_ORDER_STATUS: Record<string, OrderStatus> = {
-  NEW: 'NEW',
-  PARTIALLY_FILLED: 'PARTIALLY_FILLED',
-  FILLED: 'FILLED',
-  CANCELED: 'CANCELED',
-  REJECTED: 'REJECTED',
-  EXPIRED: 'EXPIRED',
-  EXPIRED_IN_MATCH: 'EXPIRED',
-};
-export const BINANCE_ALGO_STATUS: Record<string, OrderStatus> = {
-  NEW: 'UNTRIGGERED',
-  TRIGGERING: 'NEW',
-  TRIGGERED: 'NEW',
-  FINISHED: 'FILLED',
-  CANCELED: 'CANCELED',
-  EXPIRED: 'EXPIRED',
-  REJECTED: 'REJECTED',
-};
+export const BINANCE_ORDER_STATUS: Record<string, OrderStatus> = { NEW: 'NEW', PARTIALLY_FILLED: 'PARTIALLY_FILLED', FILLED: 'FILLED', CANCELED: 'CANCELED', REJECTED: 'REJECTED', EXPIRED: 'EXPIRED', EXPIRED_IN_MATCH: 'EXPIRED' };
+export const BINANCE_ALGO_STATUS: Record<string, OrderStatus> = { NEW: 'UNTRIGGERED', TRIGGERING: 'NEW', TRIGGERED: 'NEW', FINISHED: 'FILLED', CANCELED: 'CANCELED', EXPIRED: 'EXPIRED', REJECTED: 'REJECTED' };
 /** Binance's order types ↔ the model's (Binance STOP / TAKE_PROFIT carry a limit price). */
-export const BINANCE_TYPE_FROM: Record<string, OrderType> = {
-  LIMIT: 'LIMIT',
-  MARKET: 'MARKET',
-  STOP: 'STOP_LIMIT',
-  STOP_MARKET: 'STOP_MARKET',
-  TAKE_PROFIT: 'TAKE_PROFIT',
-  TAKE_PROFIT_MARKET: 'TAKE_PROFIT_MARKET',
-  TRAILING_STOP_MARKET: 'TRAILING_STOP_MARKET',
-};
-const TYPE_TO: Record<NewOrder['type'], string> = {
-  LIMIT: 'LIMIT',
-  MARKET: 'MARKET',
-  STOP_LIMIT: 'STOP',
-  STOP_MARKET: 'STOP_MARKET',
-  TAKE_PROFIT: 'TAKE_PROFIT',
-  TAKE_PROFIT_MARKET: 'TAKE_PROFIT_MARKET',
-};
+export const BINANCE_TYPE_FROM: Record<string, OrderType> = { LIMIT: 'LIMIT', MARKET: 'MARKET', STOP: 'STOP_LIMIT', STOP_MARKET: 'STOP_MARKET', TAKE_PROFIT: 'TAKE_PROFIT', TAKE_PROFIT_MARKET: 'TAKE_PROFIT_MARKET', TRAILING_STOP_MARKET: 'TRAILING_STOP_MARKET' };
 
-/** Where a Binance code points in the order form. */
-function fieldOf(code: number): string | undefined {
-  if ([-4003, -4005, -4006, -1013, -4164, -2027, -2019].includes(code)) return 'qty';
-  if ([-4014, -4015, -4016, -4024, -5022].includes(code)) return 'price';
-  if ([-2021, -4013].includes(code)) return 'triggerPrice';
-  if (code === -2022) return 'reduceOnly';
-  if (code === -4028 || code === -4161) return 'leverage';
-  if (code === -4047 || code === -4048) return 'marginMode';
-  return undefined;
-}
-
-export class BinanceTrading implements TradingConnector {
-  readonly exchange = 'binance' as const;
-  private readonly gate: RateGate;
-
-  constructor(private readonly ctx: ConnectorContext) {
-    this.gate = ctx.gate;
-  }
+export class BinanceTrading extends SignedConnector implements TradingConnector {
+  protected readonly protocol = binanceProtocol;
 
   async serverTime(): Promise<number> {
-    const res = await this.ctx.transport({ method: 'GET', path: '/fapi/v1/time', headers: {} });
-    const body = parseJson('binance', res) as Json;
+    const body = (await publicGet(this.ctx, 'binance', '/fapi/v1/time')).json as Json;
     if (typeof body.serverTime !== 'number') throw new ExchangeUnreachableError('binance', 'no server time');
     return body.serverTime;
   }
 
   async lastPrice(inst: TradingInstrument): Promise<string> {
-    const res = await this.ctx.transport({ method: 'GET', path: `/fapi/v1/ticker/24hr?symbol=${inst.exchangeSymbol}`, headers: {} });
-    const body = parseJson('binance', res) as Json;
+    const body = (await publicGet(this.ctx, 'binance', `/fapi/v1/ticker/24hr?symbol=${inst.exchangeSymbol}`)).json as Json;
     if (typeof body.lastPrice !== 'string') throw new ExchangeUnreachableError('binance', `no price for ${inst.exchangeSymbol}`);
     return body.lastPrice;
   }
 
-  /** One signed call; a timestamp refusal (-1021) re-measures the clock and is sent once more (nothing happened). */
-  private async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, params: Params, retried = false): Promise<unknown> {
-    this.gate.check();
-    await this.ctx.clock.sync(() => this.serverTime());
-    const all: Params = [...params, ['recvWindow', String(BINANCE_RECV_WINDOW)], ['timestamp', String(this.ctx.clock.now())]];
-    const signed = binanceSignedQuery(all, this.ctx.creds.apiSecret);
-    const inBody = method === 'POST' || method === 'PUT';
-    const res = await this.ctx.transport({
-      method,
-      path: inBody ? path : `${path}?${signed}`,
-      headers: { 'X-MBX-APIKEY': this.ctx.creds.apiKey, ...(inBody ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
-      ...(inBody ? { body: signed } : {}),
-    });
-    this.readLimits(res.headers ?? {}, res.status);
-    const body = parseJson('binance', res) as Json | Json[];
-    if (res.status < 400) return body;
-    const err = body as Json;
-    const code = typeof err.code === 'number' ? err.code : 0;
-    const msg = typeof err.msg === 'string' ? err.msg : `HTTP ${res.status}`;
-    if (code === -1021 && !retried) {
-      await this.ctx.clock.sync(() => this.serverTime(), true);
-      return this.call(method, path, params, true);
-    }
-    // 429, then 418 (an IP ban): the gate holds for Binance's Retry-After and the refusal passes it on.
-    if (res.status === 429 || res.status === 418) throw new TradeRefusedError('binance', String(code), msg, fieldOf(code), 429, this.gate.retryAfterSeconds());
-    const status = code === -2011 || code === -2013 ? 404 : 422;
-    throw new TradeRefusedError('binance', String(code), msg, fieldOf(code), status);
+  /** One signed call through the shared pipeline (binance/protocol.ts: signing, envelope, error table, rate limits). */
+  private call(method: Method, path: string, params: Params): Promise<unknown> {
+    return this.client.send({ method, path, params });
   }
 
-  private readLimits(headers: Record<string, string>, status: number): void {
-    const weight = Number(headers['x-mbx-used-weight-1m'] ?? 0);
-    if (weight >= WEIGHT_RESERVE) this.gate.holdUntilWindowEnds(60_000);
-    const orders = Number(headers['x-mbx-order-count-10s'] ?? 0);
-    if (orders >= ORDERS_10S_RESERVE) this.gate.holdUntilWindowEnds(10_000);
-    // binance.md §7: 429 and 418 carry Retry-After (seconds); without one, the 1-minute weight window.
-    if (status === 429 || status === 418) this.gate.holdFor(retryAfterMs(headers['retry-after'], this.ctx.clock.now()) ?? 60_000);
-  }
-
-  private inst(exchangeSymbol: string): TradingInstrument {
-    const inst = this.ctx.instrument(exchangeSymbol);
-    if (!inst) throw new TradeRefusedError('binance', '-1121', `Unknown symbol ${exchangeSymbol}`, 'symbol');
-    return inst;
-  }
 
   private order(o: Json): Order {
     const inst = this.inst(String(o.symbol));
@@ -166,11 +61,10 @@ export class BinanceTrading implements TradingConnector {
       avgFillPrice: priceOrNull(o.avgPrice),
       reduceOnly: o.reduceOnly === true || o.closePosition === true,
       postOnly: tif === 'GTX',
-      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
+      timeInForce: timeInForceOf(tif),
       createdAt: isoTime(Number(o.time ?? o.updateTime ?? 0)),
       updatedAt: isoTime(Number(o.updateTime ?? o.time ?? 0)),
-      bracketId: null,
-      role: null,
+      ...UNTAGGED,
     };
   }
 
@@ -192,11 +86,10 @@ export class BinanceTrading implements TradingConnector {
       avgFillPrice: priceOrNull(o.actualPrice),
       reduceOnly: o.reduceOnly === true || o.closePosition === true,
       postOnly: tif === 'GTX',
-      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
+      timeInForce: timeInForceOf(tif),
       createdAt: isoTime(Number(o.createTime ?? 0)),
       updatedAt: isoTime(Number(o.updateTime ?? o.createTime ?? 0)),
-      bracketId: null,
-      role: null,
+      ...UNTAGGED,
     };
   }
 
@@ -207,37 +100,40 @@ export class BinanceTrading implements TradingConnector {
 
   async place(o: NewOrder): Promise<Order> {
     const inst = this.inst(this.exchangeSymbolOf(o.symbol));
+    const route = orderRoute(BINANCE_CAPABILITIES, 'binance', o.type);
     const limit = o.type === 'LIMIT' || o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
-    const tif = o.postOnly ? 'GTX' : o.timeInForce;
-    if (isConditional(o.type)) {
+    const tif: Params = limit ? [['timeInForce', o.postOnly ? 'GTX' : o.timeInForce]] : [];
+    const price: Params = limit && o.price ? [['price', o.price]] : [];
+    const reduceOnly: Params = o.reduceOnly ? [['reduceOnly', 'true']] : [];
+    if (route.path === BINANCE_ALGO_PATH) {
       const params: Params = [
         ['algoType', 'CONDITIONAL'],
         ['symbol', inst.exchangeSymbol],
         ['side', o.side],
-        ['type', TYPE_TO[o.type]],
-        ...(limit ? ([['timeInForce', tif]] as Params) : []),
+        ['type', route.wire],
+        ...tif,
         ['quantity', o.qty],
-        ...(limit && o.price ? ([['price', o.price]] as Params) : []),
+        ...price,
         ['triggerPrice', o.triggerPrice ?? ''],
         // The terminal's triggers are on the last price (SPEC: "when the last price crosses").
         ['workingType', 'CONTRACT_PRICE'],
-        ...(o.reduceOnly ? ([['reduceOnly', 'true']] as Params) : []),
+        ...reduceOnly,
         ['clientAlgoId', o.clientOrderId],
       ];
-      return this.algo((await this.call('POST', '/fapi/v1/algoOrder', params)) as Json);
+      return this.algo((await this.call('POST', route.path, params)) as Json);
     }
     const params: Params = [
       ['symbol', inst.exchangeSymbol],
       ['side', o.side],
-      ['type', o.type],
-      ...(limit ? ([['timeInForce', tif]] as Params) : []),
+      ['type', route.wire],
+      ...tif,
       ['quantity', o.qty],
-      ...(limit && o.price ? ([['price', o.price]] as Params) : []),
-      ...(o.reduceOnly ? ([['reduceOnly', 'true']] as Params) : []),
+      ...price,
+      ...reduceOnly,
       ['newClientOrderId', o.clientOrderId],
       ['newOrderRespType', 'RESULT'],
     ];
-    return this.order((await this.call('POST', '/fapi/v1/order', params)) as Json);
+    return this.order((await this.call('POST', route.path, params)) as Json);
   }
 
   /** Orders name the product symbol; Binance's own symbol is the same (exchange-info: `symbol` = `exchangeSymbol`). */
@@ -245,32 +141,14 @@ export class BinanceTrading implements TradingConnector {
     return symbol;
   }
 
+  /** A limit order is modified in place (`PUT`); a waiting conditional is replaced, new first (capabilities: `amend`). */
   async amend(inst: TradingInstrument, id: string, change: OrderChange): Promise<Order> {
     const [, kind, ref] = splitId(id);
     if (kind === 'a') {
-      // "Modification of untriggered conditional orders is not supported": place the changed copy first,
-      // then cancel the original, so a protective stop is never absent in between.
-      const current = this.algo((await this.call('GET', '/fapi/v1/algoOrder', [['algoId', ref]])) as Json);
-      const typeTo = (Object.keys(TYPE_TO) as Array<NewOrder['type']>).find((t) => t === current.type);
-      if (!typeTo || current.status !== 'UNTRIGGERED') {
-        throw new TradeRefusedError('binance', '', 'Only a waiting conditional order can be changed', undefined, 422);
-      }
-      const replaced = await this.place({
-        symbol: current.symbol,
-        side: current.side,
-        type: typeTo,
-        qty: change.qty ?? current.qty,
-        price: change.price ?? current.price ?? undefined,
-        triggerPrice: change.triggerPrice ?? current.triggerPrice ?? undefined,
-        reduceOnly: current.reduceOnly,
-        postOnly: false,
-        timeInForce: current.timeInForce,
-        clientOrderId: nextClientId(current.clientOrderId),
-      });
-      await this.cancel(inst, id);
-      return replaced;
+      const current = this.algo((await this.call('GET', BINANCE_ALGO_PATH, [['algoId', ref]])) as Json);
+      return replaceConditional(this, inst, id, current, change);
     }
-    if (change.triggerPrice !== undefined) throw new TradeRefusedError('binance', '', 'A limit order has no trigger price', 'triggerPrice');
+    refuseTriggerChange('binance', change);
     const current = this.order((await this.call('GET', '/fapi/v1/order', [['symbol', inst.exchangeSymbol], ['orderId', ref]])) as Json);
     const params: Params = [
       ['symbol', inst.exchangeSymbol],
@@ -400,8 +278,8 @@ export class BinanceTrading implements TradingConnector {
     try {
       await this.call('POST', '/fapi/v1/marginType', [['symbol', inst.exchangeSymbol], ['marginType', mode === 'CROSS' ? 'CROSSED' : 'ISOLATED']]);
     } catch (err) {
-      // -4046 "No need to change margin type.": already so.
-      if (err instanceof TradeRefusedError && err.code === '-4046') return;
+      // -4046 "No need to change margin type.": already so (binance/errors.ts).
+      if (alreadySo(binanceProtocol.errors, err)) return;
       throw err;
     }
   }
@@ -426,11 +304,4 @@ export class BinanceTrading implements TradingConnector {
 /** Notional ÷ leverage to 8 places (Binance v2 rows carry no cross position margin). */
 function divide(notional: string, leverage: number): string {
   return leverage > 0 ? fixed(div(dec(notional), dec(leverage), 8, 'up'), 8) : '0';
-}
-
-/** A replaced order's client id: the original with a revision suffix, still letters and digits ≤ 32. */
-export function nextClientId(id: string | null): string {
-  const base = (id ?? 'r').replace(/R\d+$/, '');
-  const rev = Number(/R(\d+)$/.exec(id ?? '')?.[1] ?? 0) + 1;
-  return `${base.slice(0, 32 - String(rev).length - 1)}R${rev}`;
 }

@@ -1,6 +1,8 @@
-import { createHmac } from 'node:crypto';
 import type { ApiKeyPermissions } from '../../../src/api/contracts/api-keys';
+import { credentialOf } from '../signed-request';
+import { hmacSha256, type Signing } from '../signing';
 import { ExchangeRejectedError, parseJson, type ExchangeCredentials, type ExchangeTransport } from '../transport';
+import { BITMEX_ERRORS } from './errors';
 
 /**
  * BitMEX signed REST (bitmex.md §5): `api-signature` = hex HMAC-SHA256(secret, VERB + path
@@ -12,8 +14,15 @@ export function bitmexPlaintext(p: { verb: string; path: string; expires: number
 }
 
 export function signBitmex(secret: string, plaintext: string): string {
-  return createHmac('sha256', secret).update(plaintext).digest('hex');
+  return hmacSha256(secret, plaintext, 'hex');
 }
+
+/** REST: VERB + path?query + expires (s) + body; the `/realtime` socket's `authKeyExpires`: "GET/realtime" + expires (s). */
+export const BITMEX_SIGNING: Signing = {
+  plaintext: (p) => bitmexPlaintext({ verb: p.method, path: p.path, expires: p.timestamp, body: p.body }),
+  encoding: 'hex',
+  stream: { path: '/realtime', plaintext: (expires) => bitmexPlaintext({ verb: 'GET', path: '/realtime', expires, body: '' }) },
+};
 
 /** How long a signed request stays valid. */
 export const BITMEX_EXPIRES_S = 30;
@@ -27,12 +36,6 @@ export function bitmexHeaders(creds: ExchangeCredentials, now: number, verb: str
   };
 }
 
-function fieldOf(message: string): 'apiKey' | 'apiSecret' | undefined {
-  if (/api key/i.test(message)) return 'apiKey';
-  if (/signature/i.test(message)) return 'apiSecret';
-  return undefined;
-}
-
 /**
  * `GET /api/v1/apiKey`: the account's keys, each with a `permissions` array (`order`,
  * `orderCancel`, `withdraw`...). We read the entry of this key.
@@ -44,7 +47,7 @@ export async function bitmexKeyPermissions(transport: ExchangeTransport, creds: 
   if (res.status >= 400 || !Array.isArray(body)) {
     const error = (body && typeof body === 'object' ? (body as { error?: { message?: unknown; name?: unknown } }).error : undefined) ?? {};
     const msg = typeof error.message === 'string' ? error.message : `HTTP ${res.status}`;
-    throw new ExchangeRejectedError('bitmex', res.status, '', msg, fieldOf(msg));
+    throw new ExchangeRejectedError('bitmex', res.status, '', msg, credentialOf(BITMEX_ERRORS, '', msg));
   }
   const entry = (body as Array<Record<string, unknown>>).find((k) => k.id === creds.apiKey);
   const permissions = Array.isArray(entry?.permissions) ? (entry.permissions as unknown[]).filter((x): x is string => typeof x === 'string') : [];

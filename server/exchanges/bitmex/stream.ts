@@ -1,5 +1,6 @@
-import { createHmac } from 'node:crypto';
-import { awaitReply, keepAlive, onceClosed, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { endOf, keepAlive, logIn, onJson, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { streamSignature } from '../signing';
+import { BITMEX_SIGNING } from './account';
 import { BitmexTrading } from './trading';
 
 /**
@@ -15,47 +16,19 @@ type Json = Record<string, unknown>;
 export const bitmexPrivateStream: PrivateStreamDriver = async (ctx, open, handlers) => {
   const socket = await open('/realtime');
   const expires = Math.floor(ctx.clock.now() / 1000) + 30;
-  const signature = createHmac('sha256', ctx.creds.apiSecret).update(`GET/realtime${expires}`).digest('hex');
-  const auth = awaitReply(socket, 10_000, (m) => {
-    const msg = m as Json;
+  const signature = streamSignature(BITMEX_SIGNING, ctx.creds.apiSecret, String(expires));
+  await logIn(socket, { op: 'authKeyExpires', args: [ctx.creds.apiKey, expires, signature] }, (msg) => {
     const req = (msg.request ?? {}) as Json;
     if (req.op !== 'authKeyExpires' && !('error' in msg)) return null;
     return msg.success === true ? 'ok' : `the private stream refused the key: ${String(msg.error ?? 'authentication failed')}`;
   }, 'bitmex');
-  socket.send(JSON.stringify({ op: 'authKeyExpires', args: [ctx.creds.apiKey, expires, signature] }));
-  try {
-    await auth;
-  } catch (err) {
-    socket.close();
-    throw err;
-  }
   socket.send(JSON.stringify({ op: 'subscribe', args: ['order', 'execution', 'position', 'margin'] }));
   const stopPing = keepAlive(socket, PING_MS, () => 'ping');
   const tables = new BitmexTables(new BitmexTrading(ctx), (s) => ctx.instrument(s) !== undefined);
-  let closed = false;
-  socket.on('message', (data) => {
-    const text = String(data);
-    if (text === 'pong') return;
-    let msg: Json;
-    try {
-      msg = JSON.parse(text) as Json;
-    } catch {
-      return;
-    }
+  onJson(socket, (msg) => {
     for (const e of tables.apply(msg)) handlers.event(e);
   });
-  onceClosed(socket, () => {
-    stopPing();
-    if (!closed) handlers.closed('the exchange closed the private stream');
-  });
-  socket.on('error', () => undefined);
-  return {
-    close() {
-      closed = true;
-      stopPing();
-      socket.close();
-    },
-  };
+  return endOf(socket, handlers, stopPing);
 };
 
 /** The `order` table kept from its partial and diffs; executions, positions and margins become events. */

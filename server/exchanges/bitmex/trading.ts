@@ -1,38 +1,27 @@
-import { abs, dec, div, fixed, mul, str } from '../../../src/api/contracts/decimal';
+import { dec, div, str } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
+import { orderRoute } from '../descriptor';
+import { SignedConnector, type Json, type Method, type Params } from '../signed-request';
 import { ExchangeUnreachableError, parseJson } from '../transport';
-import {
-  isoTime,
-  joinId,
-  leverageText,
-  priceOrNull,
-  retryAfterMs,
-  splitId,
-  TradeRefusedError,
-  type ConnectorContext,
-  type NewOrder,
-  type OrderChange,
-  type Page,
-  type TradingConnector,
-  type TradingInstrument,
-} from '../trading';
-import { bitmexHeaders } from './account';
+import { contractPosition, isoTime, joinId, leverageText, priceOrNull, splitId, TradeRefusedError, UNTAGGED } from '../trading';
+import type { NewOrder, OrderChange, Page, TradingConnector, TradingInstrument } from '../trading';
+import { BITMEX_CAPABILITIES } from './capabilities';
+import { BITMEX_ORDER_GONE } from './errors';
+import { bitmexProtocol } from './protocol';
 
 /**
  * BitMEX trading (bitmex.md §5–§7). Sizes are contracts (`orderQty`: USD contracts on XBTUSD);
  * money arrives in settlement minor units (XBt = 1e-8 XBT, USDt = 1e-6 USDT) and leaves here in
  * coins. Prices are JSON numbers on the wire: the decimal strings are written into the JSON text
  * unchanged (never through a float). Stop = stop-market, StopLimit, MarketIfTouched / LimitIfTouched =
- * take-profits; triggers on the last price (`execInst: LastPrice`). Ids: `symbol:orderID`.
+ * take-profits; triggers on the last price (`execInst: LastPrice`). Ids: `symbol:orderID`. The signed
+ * pipeline is shared (bitmex/protocol.ts: signing, envelope, rate limits; bitmex/errors.ts).
  */
-
-type Json = Record<string, unknown>;
 
 const PAGE = 50;
 const OPEN_PAGE = 100;
 const MINOR: Record<string, { coin: string; scale: number }> = { XBt: { coin: 'XBT', scale: 8 }, USDt: { coin: 'USDT', scale: 6 }, Gwei: { coin: 'ETH', scale: 9 } };
 const TYPE_FROM: Record<string, OrderType> = { Limit: 'LIMIT', Market: 'MARKET', Stop: 'STOP_MARKET', StopLimit: 'STOP_LIMIT', MarketIfTouched: 'TAKE_PROFIT_MARKET', LimitIfTouched: 'TAKE_PROFIT' };
-const TYPE_TO: Record<NewOrder['type'], string> = { LIMIT: 'Limit', MARKET: 'Market', STOP_MARKET: 'Stop', STOP_LIMIT: 'StopLimit', TAKE_PROFIT_MARKET: 'MarketIfTouched', TAKE_PROFIT: 'LimitIfTouched' };
 const TIF_TO = { GTC: 'GoodTillCancel', IOC: 'ImmediateOrCancel', FOK: 'FillOrKill' } as const;
 
 /** A minor-unit integer (satoshis) as a coin amount: 4998887 XBt → "0.04998887". */
@@ -54,20 +43,8 @@ export function exactJson(fields: Array<readonly [string, string | boolean | { n
   return `{${parts.join(',')}}`;
 }
 
-function fieldOf(message: string): string | undefined {
-  if (/price|tickSize/i.test(message)) return 'price';
-  if (/orderQty|lotSize|quantity|contracts/i.test(message)) return 'qty';
-  if (/stopPx|trigger/i.test(message)) return 'triggerPrice';
-  if (/insufficient/i.test(message)) return 'qty';
-  if (/ReduceOnly|reduce-only/i.test(message)) return 'reduceOnly';
-  if (/leverage/i.test(message)) return 'leverage';
-  return undefined;
-}
-
-export class BitmexTrading implements TradingConnector {
-  readonly exchange = 'bitmex' as const;
-
-  constructor(private readonly ctx: ConnectorContext) {}
+export class BitmexTrading extends SignedConnector implements TradingConnector {
+  protected readonly protocol = bitmexProtocol;
 
   /** BitMEX signs with an expiry, not a timestamp: the clock is read from the `Date` of a public answer. */
   async serverTime(): Promise<number> {
@@ -86,41 +63,11 @@ export class BitmexTrading implements TradingConnector {
     return String(row.lastPrice);
   }
 
-  private async call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, query: Array<readonly [string, string]>, body?: string): Promise<unknown> {
-    this.ctx.gate.check();
-    await this.ctx.clock.sync(() => this.serverTime());
-    const qs = query.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-    const full = `/api/v1${path}${qs ? `?${qs}` : ''}`;
-    const res = await this.ctx.transport({
-      method,
-      path: full,
-      headers: { ...bitmexHeaders(this.ctx.creds, this.ctx.clock.now(), method, full, body ?? ''), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body }),
-    });
-    const h = res.headers ?? {};
-    if (h['x-ratelimit-remaining'] !== undefined && Number(h['x-ratelimit-remaining']) <= 1) this.ctx.gate.holdUntil(Number(h['x-ratelimit-reset']) * 1000, this.ctx.clock.offsetMs);
-    if (h['x-ratelimit-remaining-1s'] !== undefined && Number(h['x-ratelimit-remaining-1s']) <= 0) this.ctx.gate.holdFor(1_000);
-    const json = parseJson('bitmex', res);
-    if (res.status < 400) return json;
-    const err = ((json as Json).error ?? {}) as Json;
-    const msg = String(err.message ?? `HTTP ${res.status}`);
-    if (res.status === 429) {
-      // bitmex.md §7: Retry-After (seconds), else x-ratelimit-reset (Unix seconds, BitMEX's clock), at least a second.
-      const wait = retryAfterMs(h['retry-after'], this.ctx.clock.now());
-      if (wait !== undefined) this.ctx.gate.holdFor(wait);
-      else if (Number(h['x-ratelimit-reset']) > 0) this.ctx.gate.holdUntil(Number(h['x-ratelimit-reset']) * 1000, this.ctx.clock.offsetMs);
-      this.ctx.gate.holdFor(1_000);
-      throw new TradeRefusedError('bitmex', String(res.status), msg, fieldOf(msg), 429, this.ctx.gate.retryAfterSeconds());
-    }
-    const status = res.status === 404 || /not found/i.test(msg) ? 404 : 422;
-    throw new TradeRefusedError('bitmex', String(res.status), msg, fieldOf(msg), status);
+  /** One signed call through the shared pipeline: `path` from `/api/v1`, the query, the exact JSON text (`exactJson`). */
+  private call(method: Method, path: string, params: Params, body?: string): Promise<unknown> {
+    return this.client.send({ method, path: `/api/v1${path}`, params, ...(body === undefined ? {} : { body }) });
   }
 
-  private inst(symbol: string): TradingInstrument {
-    const inst = this.ctx.instrument(symbol);
-    if (!inst) throw new TradeRefusedError('bitmex', '400', `Unknown symbol ${symbol}`, 'symbol');
-    return inst;
-  }
 
   mapOrder(o: Json): Order {
     const inst = this.inst(String(o.symbol));
@@ -149,8 +96,7 @@ export class BitmexTrading implements TradingConnector {
       timeInForce: tif === 'ImmediateOrCancel' ? 'IOC' : tif === 'FillOrKill' ? 'FOK' : 'GTC',
       createdAt: isoTime(Date.parse(String(o.transactTime ?? o.timestamp))),
       updatedAt: isoTime(Date.parse(String(o.timestamp ?? o.transactTime))),
-      bracketId: null,
-      role: null,
+      ...UNTAGGED,
     };
   }
 
@@ -180,6 +126,7 @@ export class BitmexTrading implements TradingConnector {
 
   async place(o: NewOrder): Promise<Order> {
     const inst = this.inst(o.symbol);
+    const route = orderRoute(BITMEX_CAPABILITIES, 'bitmex', o.type);
     const exec = [
       ...(o.type !== 'MARKET' && o.type !== 'LIMIT' ? ['LastPrice'] : []),
       ...(o.reduceOnly ? ['ReduceOnly'] : []),
@@ -191,13 +138,13 @@ export class BitmexTrading implements TradingConnector {
       ['side', o.side === 'BUY' ? 'Buy' : 'Sell'],
       ['orderQty', { num: o.qty }],
       ...(priced && o.price ? ([['price', { num: o.price }]] as const) : []),
-      ['ordType', TYPE_TO[o.type]],
+      ['ordType', route.wire],
       ...(o.triggerPrice ? ([['stopPx', { num: o.triggerPrice }]] as const) : []),
       ...(exec ? ([['execInst', exec]] as const) : []),
       ...(o.timeInForce !== 'GTC' ? ([['timeInForce', TIF_TO[o.timeInForce]]] as const) : []),
       ['clOrdID', o.clientOrderId],
     ]);
-    return this.mapOrder((await this.call('POST', '/order', [], body)) as Json);
+    return this.mapOrder((await this.client.send({ method: 'POST', path: route.path, body })) as Json);
   }
 
   async amend(_inst: TradingInstrument, id: string, change: OrderChange): Promise<Order> {
@@ -215,9 +162,9 @@ export class BitmexTrading implements TradingConnector {
     const [, orderID] = splitId(id);
     const rows = (await this.call('DELETE', '/order', [], exactJson([['orderID', orderID]]))) as Json[];
     const row = rows[0];
-    if (!row) throw new TradeRefusedError('bitmex', '404', 'Not Found', undefined, 404);
+    if (!row) throw this.client.orderGone();
     // A per-element error (unknown or already closed order) arrives with HTTP 200.
-    if (typeof row.error === 'string' && row.error) throw new TradeRefusedError('bitmex', '400', row.error, undefined, /not found|Invalid orderID|existing state/i.test(row.error) ? 404 : 422);
+    if (typeof row.error === 'string' && row.error) throw new TradeRefusedError('bitmex', '400', row.error, undefined, BITMEX_ORDER_GONE.test(row.error) ? 404 : 422);
     return this.mapOrder(row);
   }
 
@@ -264,24 +211,17 @@ export class BitmexTrading implements TradingConnector {
     for (const p of rows) {
       const i = this.ctx.instrument(String(p.symbol));
       if (!i || !Number(p.currentQty)) continue;
-      const qty = dec(String(p.currentQty));
       const currency = String(p.currency ?? 'XBt');
-      const mark = dec(String(p.markPrice));
-      const inverse = i.category === 'inverse';
       // Inverse: USD contracts, worth contracts × value ÷ mark in coin; linear: contracts × base per contract.
       // Quanto (ETHUSD, contractValue 0.000001 XBT per contract per USD): baseQty = contracts × contractValue,
       // so that (like every linear contract) PnL = baseQty × (exit − entry) in the settle coin and the
       // chart's contract value (baseQty ÷ size) is the instrument's; it is not an ETH amount (none exists
       // without an ETH/XBT rate). Its notional is the value at the mark in XBT (contracts × 100 satoshi ×
       // mark = BitMEX's markValue): an exact USD notional would need XBT's USD price, which this call lacks.
-      const base = inverse ? div(mul(abs(qty), dec(i.contractValue)), mark, 8, 'down') : mul(abs(qty), dec(i.contractValue));
       out.push({
         exchange: 'bitmex',
         symbol: i.symbol,
-        side: qty.units < 0n ? 'SELL' : 'BUY',
-        size: str(abs(qty)),
-        baseQty: str(base),
-        notional: inverse ? str(base) : fixed(mul(base, mark), 8),
+        ...contractPosition(i, dec(String(p.currentQty)), dec(String(p.markPrice))),
         entryPrice: String(p.avgEntryPrice),
         markPrice: String(p.markPrice),
         liquidationPrice: priceOrNull(p.liquidationPrice),

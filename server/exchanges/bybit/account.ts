@@ -1,6 +1,8 @@
-import { createHmac } from 'node:crypto';
 import type { ApiKeyPermissions } from '../../../src/api/contracts/api-keys';
+import { credentialOf } from '../signed-request';
+import { hmacSha256, type Signing } from '../signing';
 import { ExchangeRejectedError, parseJson, type ExchangeCredentials, type ExchangeTransport } from '../transport';
+import { BYBIT_ERRORS } from './errors';
 
 /**
  * Bybit v5 signed REST (bybit.md §5): `X-BAPI-SIGN` = hex HMAC-SHA256(secret, timestamp + apiKey +
@@ -11,10 +13,17 @@ export function bybitPlaintext(p: { timestamp: string; apiKey: string; recvWindo
 }
 
 export function signBybit(secret: string, plaintext: string): string {
-  return createHmac('sha256', secret).update(plaintext).digest('hex');
+  return hmacSha256(secret, plaintext, 'hex');
 }
 
 export const BYBIT_RECV_WINDOW = '5000';
+
+/** REST: timestamp + apiKey + recvWindow + (GET ? query : body); the private stream's `auth`: "GET/realtime" + expires (ms). */
+export const BYBIT_SIGNING: Signing = {
+  plaintext: (p) => bybitPlaintext({ timestamp: p.timestamp, apiKey: p.apiKey, recvWindow: p.recvWindow, payload: p.method === 'GET' ? p.query : p.body }),
+  encoding: 'hex',
+  stream: { path: '/realtime', plaintext: (expires) => `GET/realtime${expires}` },
+};
 
 /** The four auth headers of a signed call whose query string (GET) or body (POST) is `payload`. */
 export function bybitHeaders(creds: ExchangeCredentials, now: number, payload: string): Record<string, string> {
@@ -25,12 +34,6 @@ export function bybitHeaders(creds: ExchangeCredentials, now: number, payload: s
     'X-BAPI-RECV-WINDOW': BYBIT_RECV_WINDOW,
     'X-BAPI-SIGN': signBybit(creds.apiSecret, bybitPlaintext({ timestamp, apiKey: creds.apiKey, recvWindow: BYBIT_RECV_WINDOW, payload })),
   };
-}
-
-function fieldOf(code: number): 'apiKey' | 'apiSecret' | undefined {
-  if (code === 10003) return 'apiKey';
-  if (code === 10004) return 'apiSecret';
-  return undefined;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function bybitKeyPermissions(transport: ExchangeTransport, creds: E
   if (body.retCode !== 0 || !body.result || typeof body.result !== 'object') {
     const code = typeof body.retCode === 'number' ? body.retCode : 0;
     const msg = typeof body.retMsg === 'string' && body.retMsg ? body.retMsg : `HTTP ${res.status}`;
-    throw new ExchangeRejectedError('bybit', res.status, code ? String(code) : '', msg, fieldOf(code));
+    throw new ExchangeRejectedError('bybit', res.status, code ? String(code) : '', msg, credentialOf(BYBIT_ERRORS, String(code), msg));
   }
   const result = body.result as { readOnly?: unknown; permissions?: unknown };
   const perms = (result.permissions && typeof result.permissions === 'object' ? result.permissions : {}) as Record<string, unknown>;

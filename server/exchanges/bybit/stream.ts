@@ -1,5 +1,6 @@
-import { createHmac } from 'node:crypto';
-import { awaitReply, keepAlive, onceClosed, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { awaitReply, endOf, keepAlive, logIn, onJson, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { streamSignature } from '../signing';
+import { BYBIT_SIGNING } from './account';
 import { BybitTrading } from './trading';
 
 /**
@@ -15,19 +16,11 @@ type Json = Record<string, unknown>;
 export const bybitPrivateStream: PrivateStreamDriver = async (ctx, open, handlers) => {
   const socket = await open('/v5/private');
   const expires = ctx.clock.now() + 10_000;
-  const signature = createHmac('sha256', ctx.creds.apiSecret).update(`GET/realtime${expires}`).digest('hex');
-  const login = awaitReply(socket, 10_000, (m) => {
-    const msg = m as Json;
+  const signature = streamSignature(BYBIT_SIGNING, ctx.creds.apiSecret, String(expires));
+  await logIn(socket, { op: 'auth', args: [ctx.creds.apiKey, expires, signature] }, (msg) => {
     if (msg.op !== 'auth') return null;
     return msg.success === true ? 'ok' : `the private stream refused the key: ${String(msg.ret_msg ?? 'auth failed')}`;
   }, 'bybit');
-  socket.send(JSON.stringify({ op: 'auth', args: [ctx.creds.apiKey, expires, signature] }));
-  try {
-    await login;
-  } catch (err) {
-    socket.close();
-    throw err;
-  }
   const subscribed = awaitReply(socket, 10_000, (m) => {
     const msg = m as Json;
     if (msg.op !== 'subscribe') return null;
@@ -38,28 +31,10 @@ export const bybitPrivateStream: PrivateStreamDriver = async (ctx, open, handler
   const stopPing = keepAlive(socket, PING_MS, () => JSON.stringify({ op: 'ping' }));
 
   const mapper = new BybitTrading(ctx);
-  let closed = false;
-  socket.on('message', (data) => {
-    let msg: Json;
-    try {
-      msg = JSON.parse(String(data)) as Json;
-    } catch {
-      return;
-    }
+  onJson(socket, (msg) => {
     for (const e of bybitEvents(msg, mapper, (s) => ctx.instrument(s)?.symbol)) handlers.event(e);
   });
-  onceClosed(socket, () => {
-    stopPing();
-    if (!closed) handlers.closed('the exchange closed the private stream');
-  });
-  socket.on('error', () => undefined);
-  return {
-    close() {
-      closed = true;
-      stopPing();
-      socket.close();
-    },
-  };
+  return endOf(socket, handlers, stopPing);
 };
 
 /** One private-stream message → the account stream's events (items of unknown symbols are skipped). */

@@ -1,64 +1,28 @@
 import { add, dec, str } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
-import { ExchangeUnreachableError, parseJson } from '../transport';
-import {
-  isConditional,
-  isoTime,
-  joinId,
-  leverageText,
-  priceOrNull,
-  splitId,
-  TradeRefusedError,
-  triggersOnRise,
-  type ConnectorContext,
-  type NewOrder,
-  type OrderChange,
-  type Page,
-  type TradingConnector,
-  type TradingInstrument,
-} from '../trading';
-import { bybitHeaders } from './account';
+import { orderRoute } from '../descriptor';
+import { alreadySo, publicGet, SignedConnector, type Json, type Params } from '../signed-request';
+import { ExchangeUnreachableError } from '../transport';
+import { isConditional, isoTime, joinId, leverageText, priceOrNull, splitId, timeInForceOf, triggersOnRise, UNTAGGED } from '../trading';
+import type { NewOrder, OrderChange, Page, TradingConnector, TradingInstrument } from '../trading';
+import { BYBIT_CAPABILITIES } from './capabilities';
+import { bybitProtocol } from './protocol';
 
 /**
  * Bybit v5 trading (bybit.md, DESIGN §3.1), unified account, one-way mode. Every answer is HTTP 200
- * with `retCode` (trap 9): non-zero is an error. Conditional orders are plain orders with
- * `triggerPrice` + `triggerDirection`; ids are `category:symbol:orderId`.
+ * with `retCode` (trap 9): non-zero is an error (bybit/protocol.ts, bybit/errors.ts). Conditional orders
+ * are plain orders with `triggerPrice` + `triggerDirection`; ids are `category:symbol:orderId`.
  */
-
-type Json = Record<string, unknown>;
-type Query = Array<readonly [string, string]>;
 
 const PAGE = 50;
 
-const STATUS: Record<string, OrderStatus> = {
-  New: 'NEW',
-  PartiallyFilled: 'PARTIALLY_FILLED',
-  Untriggered: 'UNTRIGGERED',
-  Triggered: 'NEW',
-  Filled: 'FILLED',
-  Cancelled: 'CANCELED',
-  PartiallyFilledCanceled: 'CANCELED',
-  Rejected: 'REJECTED',
-  Deactivated: 'CANCELED',
-};
+const STATUS: Record<string, OrderStatus> = { New: 'NEW', PartiallyFilled: 'PARTIALLY_FILLED', Untriggered: 'UNTRIGGERED', Triggered: 'NEW', Filled: 'FILLED', Cancelled: 'CANCELED', PartiallyFilledCanceled: 'CANCELED', Rejected: 'REJECTED', Deactivated: 'CANCELED' };
 
-function fieldOf(code: number): string | undefined {
-  if ([110007, 110012, 110004, 110044, 110045, 10001, 110094].includes(code)) return code === 10001 ? undefined : 'qty';
-  if ([110003, 110008, 110014, 110079].includes(code)) return 'price';
-  if ([110092, 110093].includes(code)) return 'triggerPrice';
-  if (code === 110017) return 'reduceOnly';
-  if (code === 110013 || code === 110043) return 'leverage';
-  return undefined;
-}
-
-export class BybitTrading implements TradingConnector {
-  readonly exchange = 'bybit' as const;
-
-  constructor(private readonly ctx: ConnectorContext) {}
+export class BybitTrading extends SignedConnector implements TradingConnector {
+  protected readonly protocol = bybitProtocol;
 
   async serverTime(): Promise<number> {
-    const res = await this.ctx.transport({ method: 'GET', path: '/v5/market/time', headers: {} });
-    const body = parseJson('bybit', res) as Json;
+    const body = (await publicGet(this.ctx, 'bybit', '/v5/market/time')).json as Json;
     const result = body.result as Json | undefined;
     const nano = result?.timeNano;
     if (typeof nano === 'string') return Math.floor(Number(nano) / 1e6);
@@ -67,57 +31,18 @@ export class BybitTrading implements TradingConnector {
   }
 
   async lastPrice(inst: TradingInstrument): Promise<string> {
-    const res = await this.ctx.transport({ method: 'GET', path: `/v5/market/tickers?category=${inst.category}&symbol=${inst.exchangeSymbol}`, headers: {} });
-    const body = parseJson('bybit', res) as Json;
+    const body = (await publicGet(this.ctx, 'bybit', `/v5/market/tickers?category=${inst.category}&symbol=${inst.exchangeSymbol}`)).json as Json;
     const row = (((body.result as Json | undefined)?.list as Json[] | undefined) ?? [])[0];
     if (!row || typeof row.lastPrice !== 'string') throw new ExchangeUnreachableError('bybit', `no price for ${inst.exchangeSymbol}`);
     return row.lastPrice;
   }
 
-  private async call(method: 'GET' | 'POST', path: string, payload: Query | Json, retried = false): Promise<Json> {
-    this.ctx.gate.check();
-    await this.ctx.clock.sync(() => this.serverTime());
-    const isGet = method === 'GET';
-    const query = isGet ? (payload as Query).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&') : '';
-    const body = isGet ? undefined : JSON.stringify(payload);
-    const headers = bybitHeaders(this.ctx.creds, this.ctx.clock.now(), isGet ? query : (body ?? ''));
-    const res = await this.ctx.transport({
-      method,
-      path: isGet && query ? `${path}?${query}` : path,
-      headers: isGet ? headers : { ...headers, 'Content-Type': 'application/json' },
-      ...(body === undefined ? {} : { body }),
-    });
-    this.readLimits(res.headers ?? {});
-    const json = parseJson('bybit', res) as Json;
-    const code = typeof json.retCode === 'number' ? json.retCode : res.status >= 400 ? res.status : 0;
-    if (code === 0 && res.status < 400) return (json.result ?? {}) as Json;
-    const msg = typeof json.retMsg === 'string' ? json.retMsg : `HTTP ${res.status}`;
-    if (code === 10002 && !retried) {
-      await this.ctx.clock.sync(() => this.serverTime(), true);
-      return this.call(method, path, payload, true);
-    }
-    if (code === 10006 || code === 10018 || res.status === 429) {
-      // bybit.md §7: X-Bapi-Limit-Reset-Timestamp (ms, Bybit's clock) is when the window reopens; else a second.
-      const reset = Number(res.headers?.['x-bapi-limit-reset-timestamp']);
-      if (Number.isFinite(reset) && reset > this.ctx.clock.now()) this.ctx.gate.holdUntil(reset, this.ctx.clock.offsetMs);
-      else this.ctx.gate.holdFor(1_000);
-      throw new TradeRefusedError('bybit', String(code), msg, fieldOf(code), 429, this.ctx.gate.retryAfterSeconds());
-    }
-    throw new TradeRefusedError('bybit', String(code), msg, fieldOf(code), code === 110001 ? 404 : 422);
+  /** One signed call through the shared pipeline: a GET's query, or a POST's JSON body; answers `result`. */
+  private async call(method: 'GET' | 'POST', path: string, payload: Params | Json): Promise<Json> {
+    const call = method === 'GET' ? { method, path, params: payload as Params } : { method, path, body: payload as Json };
+    return (await this.client.send(call)) as Json;
   }
 
-  /** `X-Bapi-Limit-Status` = requests left in the window; hold at the last one until the reset. */
-  private readLimits(h: Record<string, string>): void {
-    const left = h['x-bapi-limit-status'];
-    const reset = Number(h['x-bapi-limit-reset-timestamp']);
-    if (left !== undefined && Number(left) <= 1 && Number.isFinite(reset)) this.ctx.gate.holdUntil(reset, this.ctx.clock.offsetMs);
-  }
-
-  private inst(symbol: string): TradingInstrument {
-    const inst = this.ctx.instrument(symbol);
-    if (!inst) throw new TradeRefusedError('bybit', '10001', `Unknown symbol ${symbol}`, 'symbol');
-    return inst;
-  }
 
   /** A Bybit order (REST row or `order` topic item) in the one model. */
   mapOrder(o: Json): Order {
@@ -146,11 +71,10 @@ export class BybitTrading implements TradingConnector {
       avgFillPrice: priceOrNull(o.avgPrice),
       reduceOnly: o.reduceOnly === true,
       postOnly: tif === 'PostOnly',
-      timeInForce: tif === 'IOC' || tif === 'FOK' ? tif : 'GTC',
+      timeInForce: timeInForceOf(tif),
       createdAt: isoTime(Number(o.createdTime ?? 0)),
       updatedAt: isoTime(Number(o.updatedTime ?? o.createdTime ?? 0)),
-      bracketId: null,
-      role: null,
+      ...UNTAGGED,
     };
   }
 
@@ -171,12 +95,13 @@ export class BybitTrading implements TradingConnector {
 
   async place(o: NewOrder): Promise<Order> {
     const inst = this.inst(o.symbol);
-    const limit = o.type === 'LIMIT' || o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
+    const route = orderRoute(BYBIT_CAPABILITIES, 'bybit', o.type);
+    const limit = route.wire === 'Limit';
     const body: Json = {
       category: inst.category,
       symbol: inst.exchangeSymbol,
       side: o.side === 'BUY' ? 'Buy' : 'Sell',
-      orderType: limit ? 'Limit' : 'Market',
+      orderType: route.wire,
       qty: o.qty,
       ...(limit && o.price ? { price: o.price } : {}),
       // GTC is Bybit's default: sent only when it is something else (the fixtures' exact bodies).
@@ -188,7 +113,7 @@ export class BybitTrading implements TradingConnector {
       positionIdx: 0,
       orderLinkId: o.clientOrderId,
     };
-    const r = await this.call('POST', '/v5/order/create', body);
+    const r = await this.call('POST', route.path, body);
     const placed = await this.fetchOrder(inst, { orderId: String(r.orderId) });
     if (!placed) throw new ExchangeUnreachableError('bybit', `order ${String(r.orderId)} accepted but not found`);
     return placed;
@@ -205,7 +130,7 @@ export class BybitTrading implements TradingConnector {
       ...(change.triggerPrice !== undefined ? { triggerPrice: change.triggerPrice } : {}),
     });
     const o = await this.fetchOrder(inst, { orderId });
-    if (!o) throw new TradeRefusedError('bybit', '110001', 'Order does not exist.', undefined, 404);
+    if (!o) throw this.client.orderGone();
     return o;
   }
 
@@ -213,7 +138,7 @@ export class BybitTrading implements TradingConnector {
     const [, , orderId] = splitId(id);
     await this.call('POST', '/v5/order/cancel', { category: inst.category, symbol: inst.exchangeSymbol, orderId });
     const o = await this.fetchOrder(inst, { orderId });
-    if (!o) throw new TradeRefusedError('bybit', '110001', 'Order does not exist.', undefined, 404);
+    if (!o) throw this.client.orderGone();
     return o;
   }
 
@@ -222,7 +147,7 @@ export class BybitTrading implements TradingConnector {
   }
 
   async openOrders(inst?: TradingInstrument): Promise<Order[]> {
-    const scopes: Query[] = inst
+    const scopes: Params[] = inst
       ? [[['category', inst.category], ['symbol', inst.exchangeSymbol]]]
       : [
           [['category', 'linear'], ['settleCoin', 'USDT']],
@@ -232,7 +157,7 @@ export class BybitTrading implements TradingConnector {
     for (const scope of scopes) {
       let cursor = '';
       for (let page = 0; page < 20; page++) {
-        const r = await this.call('GET', '/v5/order/realtime', [...scope, ['limit', String(PAGE)], ...(cursor ? ([['cursor', cursor]] as Query) : [])]);
+        const r = await this.call('GET', '/v5/order/realtime', [...scope, ['limit', String(PAGE)], ...(cursor ? ([['cursor', cursor]] as Params) : [])]);
         out.push(...((r.list as Json[] | undefined) ?? []).filter((o) => this.ctx.instrument(String(o.symbol))).map((o) => this.mapOrder(o)));
         cursor = typeof r.nextPageCursor === 'string' ? r.nextPageCursor : '';
         if (!cursor) break;
@@ -250,7 +175,7 @@ export class BybitTrading implements TradingConnector {
       ['category', inst.category],
       ['symbol', inst.exchangeSymbol],
       ['limit', String(PAGE)],
-      ...(cursor ? ([['cursor', cursor]] as Query) : []),
+      ...(cursor ? ([['cursor', cursor]] as Params) : []),
     ]);
     const next = typeof r.nextPageCursor === 'string' && r.nextPageCursor ? r.nextPageCursor : null;
     return { data: ((r.list as Json[] | undefined) ?? []).map((o) => this.mapOrder(o)), nextCursor: next };
@@ -261,7 +186,7 @@ export class BybitTrading implements TradingConnector {
       ['category', inst.category],
       ['symbol', inst.exchangeSymbol],
       ['limit', String(PAGE)],
-      ...(cursor ? ([['cursor', cursor]] as Query) : []),
+      ...(cursor ? ([['cursor', cursor]] as Params) : []),
     ]);
     const data = ((r.list as Json[] | undefined) ?? []).map((e) => this.mapFill(e));
     const next = typeof r.nextPageCursor === 'string' && r.nextPageCursor ? r.nextPageCursor : null;
@@ -287,7 +212,7 @@ export class BybitTrading implements TradingConnector {
   }
 
   async positions(inst?: TradingInstrument): Promise<Position[]> {
-    const scopes: Query[] = inst
+    const scopes: Params[] = inst
       ? [[['category', inst.category], ['symbol', inst.exchangeSymbol]]]
       : [
           [['category', 'linear'], ['settleCoin', 'USDT']],
@@ -350,8 +275,8 @@ export class BybitTrading implements TradingConnector {
     try {
       await this.call('POST', '/v5/position/set-leverage', { category: inst.category, symbol: inst.exchangeSymbol, buyLeverage: lev, sellLeverage: lev });
     } catch (err) {
-      // 110043 "leverage not modified": already so.
-      if (err instanceof TradeRefusedError && err.code === '110043') return;
+      // 110043 "leverage not modified": already so (bybit/errors.ts).
+      if (alreadySo(bybitProtocol.errors, err)) return;
       throw err;
     }
   }

@@ -1,6 +1,8 @@
-import { createHmac } from 'node:crypto';
 import type { ApiKeyPermissions } from '../../../src/api/contracts/api-keys';
+import { credentialOf } from '../signed-request';
+import { hmacSha256, type Signing } from '../signing';
 import { ExchangeRejectedError, parseJson, type ExchangeCredentials, type ExchangeTransport } from '../transport';
+import { OKX_ERRORS } from './errors';
 
 /**
  * OKX v5 signed REST (okx.md §5): `OK-ACCESS-SIGN` = BASE64 HMAC-SHA256(secret, timestamp +
@@ -12,8 +14,15 @@ export function okxPrehash(p: { timestamp: string; method: string; requestPath: 
 }
 
 export function signOkx(secret: string, prehash: string): string {
-  return createHmac('sha256', secret).update(prehash).digest('base64');
+  return hmacSha256(secret, prehash, 'base64');
 }
+
+/** REST: timestamp (ISO) + METHOD + requestPath + body; the private stream's `login`: seconds + "GET/users/self/verify". */
+export const OKX_SIGNING: Signing = {
+  plaintext: (p) => okxPrehash({ timestamp: p.timestamp, method: p.method, requestPath: p.path, body: p.body }),
+  encoding: 'base64',
+  stream: { path: '/users/self/verify', plaintext: (seconds) => okxPrehash({ timestamp: seconds, method: 'GET', requestPath: '/users/self/verify', body: '' }) },
+};
 
 export function okxHeaders(creds: ExchangeCredentials, now: number, method: string, requestPath: string, body = ''): Record<string, string> {
   const timestamp = new Date(now).toISOString();
@@ -23,13 +32,6 @@ export function okxHeaders(creds: ExchangeCredentials, now: number, method: stri
     'OK-ACCESS-TIMESTAMP': timestamp,
     'OK-ACCESS-PASSPHRASE': creds.passphrase ?? '',
   };
-}
-
-function fieldOf(code: string): 'apiKey' | 'apiSecret' | 'passphrase' | undefined {
-  if (code === '50111' || code === '50119') return 'apiKey';
-  if (code === '50113') return 'apiSecret';
-  if (code === '50105') return 'passphrase';
-  return undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function okxKeyPermissions(transport: ExchangeTransport, creds: Exc
   if (body.code !== '0' || !row) {
     const code = typeof body.code === 'string' ? body.code : '';
     const msg = typeof body.msg === 'string' && body.msg ? body.msg : `HTTP ${res.status}`;
-    throw new ExchangeRejectedError('okx', res.status, code, msg, fieldOf(code));
+    throw new ExchangeRejectedError('okx', res.status, code, msg, credentialOf(OKX_ERRORS, code, msg));
   }
   const perm = typeof row.perm === 'string' ? row.perm.split(',').map((p) => p.trim()).filter(Boolean) : [];
   return { read: true, trade: perm.includes('trade'), withdraw: perm.includes('withdraw'), details: perm };

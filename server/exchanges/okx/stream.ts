@@ -1,8 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { dec, mul, str } from '../../../src/api/contracts/decimal';
 import type { Fill } from '../../../src/api/contracts/trading';
-import { awaitReply, keepAlive, onceClosed, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { keepAlive, logIn, onceClosed, onJson, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { streamSignature } from '../signing';
 import { isoTime } from '../trading';
+import { OKX_SIGNING } from './account';
 import { OkxTrading } from './trading';
 
 /**
@@ -19,20 +20,12 @@ type Json = Record<string, unknown>;
 async function loggedIn(ctx: Parameters<PrivateStreamDriver>[0], open: Parameters<PrivateStreamDriver>[1], path: string) {
   const socket = await open(path);
   const timestamp = String(Math.floor(ctx.clock.now() / 1000));
-  const sign = createHmac('sha256', ctx.creds.apiSecret).update(`${timestamp}GET/users/self/verify`).digest('base64');
-  const login = awaitReply(socket, 10_000, (m) => {
-    const msg = m as Json;
+  const sign = streamSignature(OKX_SIGNING, ctx.creds.apiSecret, timestamp);
+  await logIn(socket, { op: 'login', args: [{ apiKey: ctx.creds.apiKey, passphrase: ctx.creds.passphrase ?? '', timestamp, sign }] }, (msg) => {
     if (msg.event === 'login') return String(msg.code) === '0' ? 'ok' : `the private stream refused the key: ${String(msg.msg ?? 'login failed')} (${String(msg.code)})`;
     if (msg.event === 'error') return `the private stream refused the key: ${String(msg.msg)} (${String(msg.code)})`;
     return null;
   }, 'okx');
-  socket.send(JSON.stringify({ op: 'login', args: [{ apiKey: ctx.creds.apiKey, passphrase: ctx.creds.passphrase ?? '', timestamp, sign }] }));
-  try {
-    await login;
-  } catch (err) {
-    socket.close();
-    throw err;
-  }
   return socket;
 }
 
@@ -52,15 +45,7 @@ export const okxPrivateStream: PrivateStreamDriver = async (ctx, open, handlers)
   const mapper = new OkxTrading(ctx);
   let closed = false;
   for (const ws of [socket, business]) {
-    ws.on('message', (data) => {
-      const text = String(data);
-      if (text === 'pong') return;
-      let msg: Json;
-      try {
-        msg = JSON.parse(text) as Json;
-      } catch {
-        return;
-      }
+    onJson(ws, (msg) => {
       for (const e of okxEvents(msg, mapper, (s) => ctx.instrument(s) !== undefined)) handlers.event(e);
     });
     // Either socket gone: both are closed and the account stream reconnects (and reconciles).

@@ -1,121 +1,48 @@
-import { abs, dec, div, fixed, mul, str } from '../../../src/api/contracts/decimal';
+import { dec, mul, str } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
-import { ExchangeUnreachableError, parseJson } from '../transport';
-import {
-  isConditional,
-  isoTime,
-  joinId,
-  leverageText,
-  priceOrNull,
-  splitId,
-  TradeRefusedError,
-  type ConnectorContext,
-  type NewOrder,
-  type OrderChange,
-  type Page,
-  type TradingConnector,
-  type TradingInstrument,
-} from '../trading';
-import { nextClientId } from '../binance/trading';
-import { okxHeaders } from './account';
+import { orderRoute, type OrderRoute } from '../descriptor';
+import { publicGet, SignedConnector, type Json, type Params } from '../signed-request';
+import { ExchangeUnreachableError } from '../transport';
+import { contractPosition, isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, splitId, TradeRefusedError, UNTAGGED } from '../trading';
+import type { NewOrder, OrderChange, Page, TradingConnector, TradingInstrument } from '../trading';
+import { OKX_ALGO_PATH, OKX_CAPABILITIES } from './capabilities';
+import { okxProtocol } from './protocol';
 
 /**
  * OKX v5 trading (okx.md §5–§7), net position mode, SWAP instruments; sizes in contracts (`sz`).
  * Plain orders at `/trade/order`; stops and take-profits at `/trade/order-algo` (`conditional` for
- * reduce-only protection, `trigger` for an opening stop). `code` is a string; a refused item has
- * `code: "1"` with the reason in `data[0].sCode/sMsg` (trap 9). Ids: `instId:o:ordId`, `instId:a:algoId`.
+ * reduce-only protection, `trigger` for an opening stop). A refused item's `sCode/sMsg` is the error
+ * (trap 9: okx/protocol.ts, okx/errors.ts). Ids: `instId:o:ordId`, `instId:a:algoId`.
  * The margin mode is chosen per order (`tdMode`): the terminal sends the mode last set for the symbol
  * (kept with the key's connector state), else the open position's, else cross.
  */
 
-type Json = Record<string, unknown>;
-
 const PAGE = 50;
 
-const STATE: Record<string, OrderStatus> = {
-  live: 'NEW',
-  partially_filled: 'PARTIALLY_FILLED',
-  filled: 'FILLED',
-  canceled: 'CANCELED',
-  mmp_canceled: 'CANCELED',
-};
-const ALGO_STATE: Record<string, OrderStatus> = {
-  live: 'UNTRIGGERED',
-  pause: 'UNTRIGGERED',
-  partially_effective: 'NEW',
-  effective: 'FILLED',
-  canceled: 'CANCELED',
-  order_failed: 'REJECTED',
-  partially_failed: 'REJECTED',
-};
+const STATE: Record<string, OrderStatus> = { live: 'NEW', partially_filled: 'PARTIALLY_FILLED', filled: 'FILLED', canceled: 'CANCELED', mmp_canceled: 'CANCELED' };
+const ALGO_STATE: Record<string, OrderStatus> = { live: 'UNTRIGGERED', pause: 'UNTRIGGERED', partially_effective: 'NEW', effective: 'FILLED', canceled: 'CANCELED', order_failed: 'REJECTED', partially_failed: 'REJECTED' };
 
-function fieldOf(code: string): string | undefined {
-  if (['51008', '51121', '51120', '51004', '51202'].includes(code)) return 'qty';
-  if (['51006', '51137', '51138', '51139'].includes(code)) return 'price';
-  if (['51277', '51278', '51279', '51280'].includes(code)) return 'triggerPrice';
-  if (code === '51169' || code === '51170') return 'reduceOnly';
-  if (code === '51001') return 'symbol';
-  return undefined;
-}
-
-export class OkxTrading implements TradingConnector {
-  readonly exchange = 'okx' as const;
-
-  constructor(private readonly ctx: ConnectorContext) {}
+export class OkxTrading extends SignedConnector implements TradingConnector {
+  protected readonly protocol = okxProtocol;
 
   async serverTime(): Promise<number> {
-    const res = await this.ctx.transport({ method: 'GET', path: '/api/v5/public/time', headers: {} });
-    const row = ((parseJson('okx', res) as Json).data as Json[] | undefined)?.[0];
+    const row = (((await publicGet(this.ctx, 'okx', '/api/v5/public/time')).json as Json).data as Json[] | undefined)?.[0];
     if (!row) throw new ExchangeUnreachableError('okx', 'no server time');
     return Number(row.ts);
   }
 
   async lastPrice(inst: TradingInstrument): Promise<string> {
-    const res = await this.ctx.transport({ method: 'GET', path: `/api/v5/market/ticker?instId=${inst.exchangeSymbol}`, headers: {} });
-    const row = ((parseJson('okx', res) as Json).data as Json[] | undefined)?.[0];
+    const row = (((await publicGet(this.ctx, 'okx', `/api/v5/market/ticker?instId=${inst.exchangeSymbol}`)).json as Json).data as Json[] | undefined)?.[0];
     if (!row || typeof row.last !== 'string') throw new ExchangeUnreachableError('okx', `no price for ${inst.exchangeSymbol}`);
     return row.last;
   }
 
-  private async call(method: 'GET' | 'POST', path: string, payload: Array<readonly [string, string]> | Json | Json[], retried = false): Promise<Json[]> {
-    this.ctx.gate.check();
-    await this.ctx.clock.sync(() => this.serverTime());
-    const isGet = method === 'GET';
-    const query = isGet ? (payload as Array<readonly [string, string]>).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&') : '';
-    const requestPath = isGet && query ? `${path}?${query}` : path;
-    const body = isGet ? '' : JSON.stringify(payload);
-    const res = await this.ctx.transport({
-      method,
-      path: requestPath,
-      headers: { ...okxHeaders(this.ctx.creds, this.ctx.clock.now(), method, requestPath, body), ...(isGet ? {} : { 'Content-Type': 'application/json' }) },
-      ...(isGet ? {} : { body }),
-    });
-    const json = parseJson('okx', res) as Json;
-    const data = Array.isArray(json.data) ? (json.data as Json[]) : [];
-    const code = String(json.code ?? (res.status >= 400 ? res.status : '0'));
-    if (code === '0' && res.status < 400) return data;
-    const item = data.find((d) => d.sCode !== undefined && String(d.sCode) !== '0');
-    const sCode = item ? String(item.sCode) : code;
-    const msg = item ? String(item.sMsg ?? json.msg) : String(json.msg ?? `HTTP ${res.status}`);
-    if (sCode === '50102' && !retried) {
-      await this.ctx.clock.sync(() => this.serverTime(), true);
-      return this.call(method, path, payload, true);
-    }
-    if (sCode === '50011' || sCode === '50061' || res.status === 429) {
-      // okx.md §7: no rate-limit headers; the limits are counted per 2 s, so one window is the wait.
-      this.ctx.gate.holdFor(2_000);
-      throw new TradeRefusedError('okx', sCode, msg, fieldOf(sCode), 429, this.ctx.gate.retryAfterSeconds());
-    }
-    // 51603 order does not exist; 51400 / 51503 cancel / amend of an order filled, cancelled or unknown.
-    const status = ['51603', '51400', '51503'].includes(sCode) ? 404 : 422;
-    throw new TradeRefusedError('okx', sCode, msg, fieldOf(sCode), status);
+  /** One signed call through the shared pipeline: a GET's query, or a POST's JSON body; answers `data`. */
+  private async call(method: 'GET' | 'POST', path: string, payload: Params | Json | Json[]): Promise<Json[]> {
+    const call = method === 'GET' ? { method, path, params: payload as Params } : { method, path, body: payload as Json | Json[] };
+    return (await this.client.send(call)) as Json[];
   }
 
-  private inst(instId: string): TradingInstrument {
-    const inst = this.ctx.instrument(instId);
-    if (!inst) throw new TradeRefusedError('okx', '51001', `Instrument ID ${instId} does not exist.`, 'symbol');
-    return inst;
-  }
 
   mapOrder(o: Json): Order {
     const inst = this.inst(String(o.instId));
@@ -142,8 +69,7 @@ export class OkxTrading implements TradingConnector {
       timeInForce: tif,
       createdAt: isoTime(Number(o.cTime ?? 0)),
       updatedAt: isoTime(Number(o.uTime ?? o.cTime ?? 0)),
-      bracketId: null,
-      role: null,
+      ...UNTAGGED,
     };
   }
 
@@ -186,8 +112,7 @@ export class OkxTrading implements TradingConnector {
       timeInForce: 'GTC',
       createdAt: isoTime(Number(o.cTime ?? 0)),
       updatedAt: isoTime(Number(o.uTime ?? o.cTime ?? 0)),
-      bracketId: null,
-      role: null,
+      ...UNTAGGED,
     };
   }
 
@@ -224,54 +149,45 @@ export class OkxTrading implements TradingConnector {
 
   async place(o: NewOrder): Promise<Order> {
     const inst = this.inst(o.symbol);
-    const side = o.side === 'BUY' ? 'buy' : 'sell';
-    const tdMode = await this.tdMode(inst);
-    if (isConditional(o.type)) {
-      const market = o.type === 'STOP_MARKET' || o.type === 'TAKE_PROFIT_MARKET';
-      const orderPx = market ? '-1' : (o.price ?? '-1');
-      const stop = o.type === 'STOP_MARKET' || o.type === 'STOP_LIMIT';
-      const body: Json = o.reduceOnly
-        ? {
-            instId: inst.exchangeSymbol,
-            tdMode,
-            side,
-            posSide: 'net',
-            ordType: 'conditional',
-            sz: o.qty,
-            ...(stop ? { slTriggerPx: o.triggerPrice, slOrdPx: orderPx, slTriggerPxType: 'last' } : { tpTriggerPx: o.triggerPrice, tpOrdPx: orderPx, tpTriggerPxType: 'last' }),
-            reduceOnly: true,
-            algoClOrdId: o.clientOrderId,
-          }
-        : { instId: inst.exchangeSymbol, tdMode, side, posSide: 'net', ordType: 'trigger', sz: o.qty, triggerPx: o.triggerPrice, orderPx, triggerPxType: 'last', algoClOrdId: o.clientOrderId };
-      const [ack] = await this.call('POST', '/api/v5/trade/order-algo', body);
-      const placed = await this.fetchAlgo(String(ack?.algoId));
-      if (!placed) throw new ExchangeUnreachableError('okx', `algo order ${String(ack?.algoId)} accepted but not found`);
-      return placed;
-    }
-    const ordType = o.type === 'MARKET' ? 'market' : o.postOnly ? 'post_only' : o.timeInForce === 'IOC' ? 'ioc' : o.timeInForce === 'FOK' ? 'fok' : 'limit';
+    const route = orderRoute(OKX_CAPABILITIES, 'okx', o.type);
+    const base = { instId: inst.exchangeSymbol, tdMode: await this.tdMode(inst), side: o.side === 'BUY' ? 'buy' : 'sell', posSide: 'net' };
+    if (route.path === OKX_ALGO_PATH) return this.placeAlgo(o, route, base);
+    const ordType = o.type === 'MARKET' ? route.wire : o.postOnly ? 'post_only' : o.timeInForce === 'IOC' ? 'ioc' : o.timeInForce === 'FOK' ? 'fok' : route.wire;
     const body: Json = {
-      instId: inst.exchangeSymbol,
-      tdMode,
-      side,
-      posSide: 'net',
+      ...base,
       ordType,
       ...(o.type === 'LIMIT' && o.price ? { px: o.price } : {}),
       sz: o.qty,
       ...(o.reduceOnly ? { reduceOnly: true } : {}),
       clOrdId: o.clientOrderId,
     };
-    const [ack] = await this.call('POST', '/api/v5/trade/order', body);
+    const [ack] = await this.call('POST', route.path, body);
     return this.fetchOrder(inst, [['ordId', String(ack?.ordId)]]);
   }
 
-  private async fetchOrder(inst: TradingInstrument, ref: Array<readonly [string, string]>): Promise<Order> {
+  /** A stop or take-profit: reduce-only as `conditional` (sl / tp legs), else a `trigger` order; last-price triggers. */
+  private async placeAlgo(o: NewOrder, route: OrderRoute, base: Json): Promise<Order> {
+    const market = o.type === 'STOP_MARKET' || o.type === 'TAKE_PROFIT_MARKET';
+    const orderPx = market ? '-1' : (o.price ?? '-1');
+    const stop = o.type === 'STOP_MARKET' || o.type === 'STOP_LIMIT';
+    const leg = stop ? { slTriggerPx: o.triggerPrice, slOrdPx: orderPx, slTriggerPxType: 'last' } : { tpTriggerPx: o.triggerPrice, tpOrdPx: orderPx, tpTriggerPxType: 'last' };
+    const body: Json = o.reduceOnly
+      ? { ...base, ordType: 'conditional', sz: o.qty, ...leg, reduceOnly: true, algoClOrdId: o.clientOrderId }
+      : { ...base, ordType: route.wire, sz: o.qty, triggerPx: o.triggerPrice, orderPx, triggerPxType: 'last', algoClOrdId: o.clientOrderId };
+    const [ack] = await this.call('POST', route.path, body);
+    const placed = await this.fetchAlgo(String(ack?.algoId));
+    if (!placed) throw new ExchangeUnreachableError('okx', `algo order ${String(ack?.algoId)} accepted but not found`);
+    return placed;
+  }
+
+  private async fetchOrder(inst: TradingInstrument, ref: Params): Promise<Order> {
     const [row] = await this.call('GET', '/api/v5/trade/order', [['instId', inst.exchangeSymbol], ...ref]);
-    if (!row) throw new TradeRefusedError('okx', '51603', 'Order does not exist', undefined, 404);
+    if (!row) throw this.client.orderGone();
     return this.mapOrder(row);
   }
 
   private async fetchAlgo(algoId: string, clientId?: string): Promise<Order | null> {
-    const q: Array<readonly [string, string]> = clientId ? [['algoClOrdId', clientId]] : [['algoId', algoId]];
+    const q: Params = clientId ? [['algoClOrdId', clientId]] : [['algoId', algoId]];
     try {
       const [row] = await this.call('GET', '/api/v5/trade/order-algo', q);
       return row ? this.mapAlgo(row) : null;
@@ -281,28 +197,11 @@ export class OkxTrading implements TradingConnector {
     }
   }
 
+  /** A plain order is amended in place (`amend-order`); an algo order is replaced, new first (capabilities: `amend`). */
   async amend(inst: TradingInstrument, id: string, change: OrderChange): Promise<Order> {
     const [, kind, ref] = splitId(id);
-    if (kind === 'a') {
-      // Replace, new first: a protective stop is never absent in between.
-      const current = await this.fetchAlgo(ref);
-      if (!current || current.status !== 'UNTRIGGERED') throw new TradeRefusedError('okx', '', 'Only a waiting conditional order can be changed');
-      const replaced = await this.place({
-        symbol: inst.exchangeSymbol,
-        side: current.side,
-        type: current.type as NewOrder['type'],
-        qty: change.qty ?? current.qty,
-        ...(current.price || change.price ? { price: change.price ?? current.price ?? undefined } : {}),
-        triggerPrice: change.triggerPrice ?? current.triggerPrice ?? undefined,
-        reduceOnly: current.reduceOnly,
-        postOnly: false,
-        timeInForce: 'GTC',
-        clientOrderId: nextClientId(current.clientOrderId),
-      });
-      await this.cancel(inst, id);
-      return replaced;
-    }
-    if (change.triggerPrice !== undefined) throw new TradeRefusedError('okx', '', 'A limit order has no trigger price', 'triggerPrice');
+    if (kind === 'a') return replaceConditional(this, inst, id, await this.fetchAlgo(ref), change);
+    refuseTriggerChange('okx', change);
     await this.call('POST', '/api/v5/trade/amend-order', {
       instId: inst.exchangeSymbol,
       ordId: ref,
@@ -317,7 +216,7 @@ export class OkxTrading implements TradingConnector {
     if (kind === 'a') {
       await this.call('POST', '/api/v5/trade/cancel-algos', [{ instId: inst.exchangeSymbol, algoId: ref }]);
       const o = await this.fetchAlgo(ref);
-      if (!o) throw new TradeRefusedError('okx', '51603', 'Order does not exist', undefined, 404);
+      if (!o) throw this.client.orderGone();
       return o;
     }
     await this.call('POST', '/api/v5/trade/cancel-order', { instId: inst.exchangeSymbol, ordId: ref });
@@ -334,7 +233,7 @@ export class OkxTrading implements TradingConnector {
   }
 
   async openOrders(inst?: TradingInstrument): Promise<Order[]> {
-    const scope: Array<readonly [string, string]> = inst ? [['instType', 'SWAP'], ['instId', inst.exchangeSymbol]] : [['instType', 'SWAP']];
+    const scope: Params = inst ? [['instType', 'SWAP'], ['instId', inst.exchangeSymbol]] : [['instType', 'SWAP']];
     const known = (r: Json) => this.ctx.instrument(String(r.instId)) !== undefined;
     const [plain, conditional, trigger] = await Promise.all([
       this.call('GET', '/api/v5/trade/orders-pending', scope),
@@ -381,19 +280,11 @@ export class OkxTrading implements TradingConnector {
     for (const p of rows) {
       const i = this.ctx.instrument(String(p.instId));
       if (!i || !Number(p.pos)) continue;
-      const pos = dec(String(p.pos));
-      const size = str(abs(pos));
-      const mark = dec(String(p.markPx || p.last || p.avgPx));
-      const inverse = i.category === 'inverse';
-      // Linear: contracts × ctVal base; inverse: contracts × ctVal USD, worth ÷ mark in coin.
-      const base = inverse ? div(mul(abs(pos), dec(i.contractValue)), mark, 8, 'down') : mul(abs(pos), dec(i.contractValue));
       out.push({
         exchange: 'okx',
         symbol: i.symbol,
-        side: pos.units < 0n ? 'SELL' : 'BUY',
-        size,
-        baseQty: str(base),
-        notional: inverse ? str(base) : fixed(mul(base, mark), 8),
+        // Linear: contracts × ctVal base; inverse: contracts × ctVal USD, worth ÷ mark in coin.
+        ...contractPosition(i, dec(String(p.pos)), dec(String(p.markPx || p.last || p.avgPx))),
         entryPrice: String(p.avgPx),
         markPrice: String(p.markPx),
         liquidationPrice: priceOrNull(p.liqPx),

@@ -1,15 +1,8 @@
 import WebSocket from 'ws';
 import type { ExchangeId, Network } from '../../../src/api/contracts/common';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
-import { BinanceTrading } from '../../exchanges/binance/trading';
-import { BybitTrading } from '../../exchanges/bybit/trading';
-import { bitmexPrivateStream } from '../../exchanges/bitmex/stream';
-import { BitmexTrading } from '../../exchanges/bitmex/trading';
-import { okxPrivateStream } from '../../exchanges/okx/stream';
-import { OkxTrading } from '../../exchanges/okx/trading';
-import { binancePrivateStream } from '../../exchanges/binance/stream';
-import { bybitPrivateStream } from '../../exchanges/bybit/stream';
 import { LIVE_ENDPOINTS, liveRestBase } from '../../exchanges/endpoints';
+import { EXCHANGES } from '../../exchanges/registry';
 import type { OpenSocket, PrivateStreamDriver } from '../../exchanges/private-stream';
 import { ExchangeClock, RateGate, type ConnectorContext, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
 import { ExchangeUnreachableError, httpTransport, type ExchangeCredentials, type ExchangeTransport, type FetchFn } from '../../exchanges/transport';
@@ -32,20 +25,6 @@ export interface TradingTransportOptions {
   /** Tests: the local clock the skew is measured from. */
   now?: () => number;
 }
-
-const DRIVERS: Record<ExchangeId, PrivateStreamDriver> = {
-  binance: binancePrivateStream,
-  bybit: bybitPrivateStream,
-  okx: okxPrivateStream,
-  bitmex: bitmexPrivateStream,
-};
-
-const CONNECTORS: Record<ExchangeId, new (ctx: ConnectorContext) => TradingConnector> = {
-  binance: BinanceTrading,
-  bybit: BybitTrading,
-  okx: OkxTrading,
-  bitmex: BitmexTrading,
-};
 
 /** The simulator's mount for a network: TESTNET accounts are separate (DESIGN §3.5); OKX demo is a header. */
 export function simBase(exchange: ExchangeId, network: Network): { base: string; headers: Record<string, string> } {
@@ -108,7 +87,7 @@ export class TradingConnectors {
   }
 
   connector(exchange: ExchangeId, ctx: ConnectorContext): TradingConnector {
-    return new CONNECTORS[exchange](ctx);
+    return EXCHANGES[exchange].connector(ctx);
   }
 
   connect(key: { id: string; exchange: ExchangeId; network: Network }, creds: ExchangeCredentials, instruments: readonly TradingInstrument[]): TradingConnector {
@@ -117,7 +96,7 @@ export class TradingConnectors {
 
   /** The exchange's private stream driver for a key. */
   driver(exchange: ExchangeId): PrivateStreamDriver {
-    return DRIVERS[exchange];
+    return EXCHANGES[exchange].privateStream;
   }
 
   /** Opens a WebSocket at an exchange-relative path: the simulator in-process, or the live host. */

@@ -1,0 +1,41 @@
+import { asJson, type ExchangeProtocol, type RateLimitRules } from '../signed-request';
+import { BINANCE_RECV_WINDOW, binanceSignedQuery } from './account';
+import { BINANCE_ERRORS } from './errors';
+
+/**
+ * Binance USDⓈ-M's signed REST (binance.md §5–§7) for the shared pipeline: parameters in the given order plus
+ * `recvWindow` and `timestamp`, the signature last, in the query (GET / DELETE) or the form body (POST / PUT);
+ * errors are HTTP 4xx with `{ code, msg }`.
+ */
+
+/** binance.md §7: the IP's weight per minute (2,400) and the orders per 10 s (300), held a little before the end. */
+export const BINANCE_RATE_LIMITS: RateLimitRules = {
+  budget: [
+    { header: 'x-mbx-used-weight-1m', usedAtLeast: 2_200, windowMs: 60_000 },
+    { header: 'x-mbx-order-count-10s', usedAtLeast: 280, windowMs: 10_000 },
+  ],
+  // 429 and 418 carry Retry-After (seconds); without one, the 1-minute weight window.
+  wait: { retryAfter: true, fallbackMs: 60_000 },
+};
+
+export const binanceProtocol: ExchangeProtocol = {
+  exchange: 'binance',
+  sign(call, creds, now) {
+    const params = [...(call.params ?? []), ['recvWindow', String(BINANCE_RECV_WINDOW)] as const, ['timestamp', String(now)] as const];
+    const signed = binanceSignedQuery(params, creds.apiSecret);
+    const inBody = call.method === 'POST' || call.method === 'PUT';
+    return {
+      method: call.method,
+      path: inBody ? call.path : `${call.path}?${signed}`,
+      headers: { 'X-MBX-APIKEY': creds.apiKey, ...(inBody ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(inBody ? { body: signed } : {}),
+    };
+  },
+  read(res, json) {
+    if (res.status < 400) return { ok: true, data: json };
+    const err = asJson(json);
+    return { ok: false, code: String(typeof err.code === 'number' ? err.code : 0), message: typeof err.msg === 'string' ? err.msg : `HTTP ${res.status}` };
+  },
+  errors: BINANCE_ERRORS,
+  rateLimits: BINANCE_RATE_LIMITS,
+};
