@@ -115,9 +115,9 @@ const roomPolicies = [
   { from: room('server-boot'), disallow: { to: { module: { origin: 'external' } } } },
   // server/db/README.md: drizzle-orm, pglite, pg, contracts types. (The Config type of server/config.ts: db/client.ts.)
   { from: room('server-db'), allow: [{ to: room('contracts'), dependency: onlyTypes }, { to: fileOf('server', 'config.ts'), dependency: onlyTypes }] },
-  // server/exchanges/README.md: node:*, src/api/contracts only (and the `ws` types of the private streams).
+  // server/exchanges/README.md: node:*, src/api/contracts, zod (and the `ws` types of the private streams).
   { from: room('server-exchanges'), disallow: { to: { module: { origin: 'external' } } } },
-  { from: room('server-exchanges'), allow: [{ to: room('contracts') }, { to: external('ws'), dependency: onlyTypes }] },
+  { from: room('server-exchanges'), allow: [{ to: room('contracts') }, { to: external('zod') }, { to: external('ws'), dependency: onlyTypes }] },
   // server/lib/README.md: node:crypto, zod, contracts.
   { from: room('server-lib'), disallow: { to: { module: { origin: ['external', 'core'] } } } },
   { from: room('server-lib'), allow: [{ to: room('contracts') }, { to: external('zod') }, { to: core('node:crypto', 'crypto') }] },
@@ -140,8 +140,8 @@ const roomPolicies = [
   { from: room('services'), allow: { to: room('server-db', 'server-lib', 'contracts', 'server-exchanges', 'sim', 'sim-private', 'sim-paper', 'services-jobs', 'services-scanner', 'services-trading', 'services-events') } },
   // server/services/jobs/README.md: db, lib, contracts, exchanges, the other services; not routes.
   { from: room('services-jobs'), allow: { to: room('server-db', 'server-lib', 'contracts', 'server-exchanges', 'services', 'services-scanner', 'services-trading', 'services-events') } },
-  // server/services/scanner/README.md: contracts, lib, exchange-info (instrument lists, FetchLike), ws types; no database.
-  { from: room('services-scanner'), allow: { to: [room('contracts', 'server-lib'), fileOf('services', 'exchange-info.ts', 'exchange-info-parsers.ts')] } },
+  // server/services/scanner/README.md: contracts, lib, exchanges (the registry), exchange-info (instrument lists, FetchLike), ws types; no database.
+  { from: room('services-scanner'), allow: { to: [room('contracts', 'server-lib', 'server-exchanges'), fileOf('services', 'exchange-info.ts', 'exchange-info-parsers.ts')] } },
   // server/services/trading/README.md: db, lib, contracts, exchanges, the services' files beside it and the event bus;
   // not jobs, scanner, sim.
   { from: room('services-trading'), allow: { to: [room('server-db', 'server-lib', 'contracts', 'server-exchanges', 'services-events'), fileOf('services', '*.ts')] } },

@@ -2,13 +2,8 @@ import type { ExchangeId } from '../../src/api/contracts/common';
 import { EXCHANGE_DISPLAY_NAMES } from '../../src/api/contracts/common';
 import { instrumentListSchema, type Instrument } from '../../src/api/contracts/exchanges';
 import { HttpError } from '../lib/http-error';
-import {
-  parseBinanceInstruments,
-  parseBitmexInstruments,
-  parseBybitInstrumentsPage,
-  parseOkxInstruments,
-  UpstreamFormatError,
-} from './exchange-info-parsers';
+import { EXCHANGES } from '../exchanges/registry';
+import { UpstreamFormatError } from './exchange-info-parsers';
 
 /** The slice of `fetch` the service needs; tests and the simulator pass their own. */
 export type FetchLike = (url: string, init: { headers: Record<string, string>; signal: AbortSignal }) => Promise<{ status: number; json(): Promise<unknown> }>;
@@ -45,9 +40,6 @@ interface Entry {
   instruments: Instrument[];
   fetchedAt: number;
 }
-
-/** Bybit lists >500 linear symbols: page with the cursor (trap 19); this caps a runaway loop. */
-const BYBIT_MAX_PAGES = 50;
 
 /** 502 `{ message }` naming the exchange, for routes (DESIGN §5 error shape). */
 export class ExchangeUnavailableError extends HttpError {
@@ -149,29 +141,9 @@ export class ExchangeInfoService {
     return res.json();
   }
 
-  private async load(exchange: ExchangeId, testnet: boolean): Promise<Instrument[]> {
-    switch (exchange) {
-      case 'binance':
-        return parseBinanceInstruments(await this.get(exchange, testnet, '/fapi/v1/exchangeInfo'));
-      case 'bitmex':
-        return parseBitmexInstruments(await this.get(exchange, testnet, '/api/v1/instrument/active'));
-      case 'okx':
-        return parseOkxInstruments(await this.get(exchange, testnet, '/api/v5/public/instruments?instType=SWAP'));
-      case 'bybit': {
-        const out: Instrument[] = [];
-        for (const category of ['linear', 'inverse'] as const) {
-          let cursor = '';
-          for (let page = 0; page < BYBIT_MAX_PAGES; page++) {
-            const query = `category=${category}&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-            const { items, nextPageCursor } = parseBybitInstrumentsPage(await this.get(exchange, testnet, `/v5/market/instruments-info?${query}`));
-            out.push(...items);
-            if (!nextPageCursor) break;
-            cursor = nextPageCursor;
-          }
-        }
-        return out;
-      }
-    }
+  /** The exchange's own requests (paths, paging) and parser, from its folder (`EXCHANGES[id].market.instruments`). */
+  private load(exchange: ExchangeId, testnet: boolean): Promise<Instrument[]> {
+    return EXCHANGES[exchange].market.instruments.load((path) => this.get(exchange, testnet, path));
   }
 }
 

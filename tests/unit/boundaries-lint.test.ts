@@ -50,7 +50,6 @@ describe('room boundaries lint rule', () => {
     // server/exchanges/README.md: node:*, src/api/contracts only
     ['server/exchanges/example.ts', "import { openApiKey } from '../services/api-keys';"],
     ['server/exchanges/binance/example.ts', "import { db } from '../../db/client';"],
-    ['server/exchanges/example.ts', "import { z } from 'zod';"],
     // server/lib, server/db, server/boot
     ['server/lib/example.ts', "import { readFileSync } from 'node:fs';"],
     ['server/lib/example.ts', "import { HttpError } from '../routes/v1/trade';"],
@@ -96,6 +95,8 @@ describe('room boundaries lint rule', () => {
     ['src/admin/example.ts', "import { ApiKeysTable } from '../settings/api-keys/api-keys-table';"],
     ['server/routes/example.ts', "import { isExchangeId } from '../../src/api/contracts/common';"],
     ['server/exchanges/example.ts', "import { createHmac } from 'node:crypto';"],
+    ['server/exchanges/example.ts', "import { z } from 'zod';"],
+    ['server/services/scanner/example.ts', "import { EXCHANGES } from '../../exchanges/registry';"],
     ['server/services/trading/example.ts', "import { recordFills } from '../fills';"],
     ['server/services/jobs/example.ts', "import { placeBracket } from '../trading/brackets';"],
     ['server/services/example.ts', "import { EventBus } from './events/bus';"],

@@ -3,7 +3,8 @@ import type { ExchangeId } from '../../../src/api/contracts/common';
 import { dec, toNumber } from '../../../src/api/contracts/decimal';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
 import type { ScannerRow } from '../../../src/api/contracts/scanner';
-import { UpstreamFormatError } from '../exchange-info-parsers';
+import { UpstreamFormatError } from '../../exchanges/market';
+import { EXCHANGES } from '../../exchanges/registry';
 
 /**
  * The four exchanges' 24 h tickers, funding, open interest and 1 h candles (their own wire formats,
@@ -225,82 +226,35 @@ export interface HourBar {
 
 export const HOUR_MS = 3_600_000;
 
-/** Oldest first, unique times, only bars closed at `now` (every exchange mixes in the forming one, trap 3). */
-function closedBars(bars: HourBar[], now: number): HourBar[] {
+/**
+ * One exchange's 1 h candle answer (its request and parser: `server/exchanges/<exchange>/candles.ts`) → closed
+ * bars only, oldest first, unique times: every exchange mixes in the forming one (trap 3); OKX marks it (`confirm` "0").
+ */
+export function parseCandles(exchange: ExchangeId, body: unknown, now: number): HourBar[] {
   const seen = new Set<number>();
-  return bars
-    .filter((b) => b.time + HOUR_MS <= now && Number.isFinite(b.high) && Number.isFinite(b.low) && Number.isFinite(b.close) && !seen.has(b.time) && seen.add(b.time))
-    .sort((a, b) => a.time - b.time);
+  return EXCHANGES[exchange].market.candles
+    .parse(body, '1h')
+    .filter((b) => b.closed !== false && b.time + HOUR_MS <= now && !seen.has(b.time) && seen.add(b.time))
+    .map(({ time, high, low, close }) => ({ time, high, low, close }));
 }
-
-const bar = (time: unknown, high: unknown, low: unknown, close: unknown): HourBar[] => {
-  const t = num(time);
-  const h = num(high);
-  const l = num(low);
-  const c = num(close);
-  return t === null || h === null || l === null || c === null ? [] : [{ time: t, high: h, low: l, close: c }];
-};
-
-const rows = z.array(z.array(z.union([z.string(), z.number(), z.null()])));
 
 /** `GET /fapi/v1/klines` rows `[openTime, o, h, l, c, …]`, oldest first; the last one is forming. */
-export function parseBinanceKlines(body: unknown, now: number): HourBar[] {
-  return closedBars(parse(rows, body, 'binance klines').flatMap((r) => bar(r[0], r[2], r[3], r[4])), now);
-}
-
+export const parseBinanceKlines = (body: unknown, now: number): HourBar[] => parseCandles('binance', body, now);
 /** `GET /v5/market/kline` `result.list` rows `[start, o, h, l, c, volume, turnover]`, newest first. */
-export function parseBybitKlines(body: unknown, now: number): HourBar[] {
-  const page = parse(z.object({ retCode: z.number(), retMsg: z.string(), result: z.looseObject({ list: rows.optional() }) }), body, 'bybit kline');
-  if (page.retCode !== 0) throw new UpstreamFormatError(`bybit kline: ${page.retMsg} (retCode ${page.retCode})`);
-  return closedBars((page.result.list ?? []).flatMap((r) => bar(r[0], r[2], r[3], r[4])), now);
-}
-
-/** `GET /api/v5/market/candles` rows `[ts, o, h, l, c, vol, volCcy, volCcyQuote, confirm]`, newest first. */
-export function parseOkxCandles(body: unknown, now: number): HourBar[] {
-  const r = parse(z.object({ code: z.string(), msg: z.string(), data: rows }), body, 'okx candles');
-  if (r.code !== '0') throw new UpstreamFormatError(`okx candles: ${r.msg} (code ${r.code})`);
-  return closedBars(r.data.filter((row) => row[8] !== '0').flatMap((row) => bar(row[0], row[2], row[3], row[4])), now);
-}
-
+export const parseBybitKlines = (body: unknown, now: number): HourBar[] => parseCandles('bybit', body, now);
+/** `GET /api/v5/market/candles` rows `[ts, o, h, l, c, vol, volCcy, volCcyQuote, confirm]`, newest first; unconfirmed rows dropped. */
+export const parseOkxCandles = (body: unknown, now: number): HourBar[] => parseCandles('okx', body, now);
 /** `GET /api/v1/trade/bucketed?binSize=1h` records; `timestamp` is the bucket END (trap 2). */
-export function parseBitmexBuckets(body: unknown, now: number): HourBar[] {
-  const list = parse(rawList, body, 'bitmex trade/bucketed');
-  return closedBars(
-    list.flatMap((r) => (typeof r.timestamp === 'string' ? bar(Date.parse(r.timestamp) - HOUR_MS, r.high, r.low, r.close) : [])),
-    now,
-  );
-}
+export const parseBitmexBuckets = (body: unknown, now: number): HourBar[] => parseCandles('bitmex', body, now);
 
-/** The candle request for one instrument: the last `ATR_BARS + 1` hours, forming bar included where it cannot be left out. */
 export const ATR_PERIOD = 14;
 
+/**
+ * The candle request for one instrument: the last `ATR_PERIOD + 1` closed hours (14 true ranges need a
+ * previous close), the forming bar included where it cannot be left out (BitMEX leaves it out).
+ */
 export function candlePath(exchange: ExchangeId, inst: Instrument): string {
-  const sym = encodeURIComponent(inst.exchangeSymbol);
-  const n = ATR_PERIOD + 2; // 15 closed bars (14 true ranges need a previous close) + the forming one
-  switch (exchange) {
-    case 'binance':
-      return `/fapi/v1/klines?symbol=${sym}&interval=1h&limit=${n}`;
-    case 'bybit':
-      return `/v5/market/kline?category=${inst.category}&symbol=${sym}&interval=60&limit=${n}`;
-    case 'okx':
-      return `/api/v5/market/candles?instId=${sym}&bar=1H&limit=${n}`;
-    case 'bitmex':
-      // Closed bins only (no `partial`), newest first.
-      return `/api/v1/trade/bucketed?binSize=1h&symbol=${sym}&count=${n - 1}&reverse=true`;
-  }
-}
-
-export function parseCandles(exchange: ExchangeId, body: unknown, now: number): HourBar[] {
-  switch (exchange) {
-    case 'binance':
-      return parseBinanceKlines(body, now);
-    case 'bybit':
-      return parseBybitKlines(body, now);
-    case 'okx':
-      return parseOkxCandles(body, now);
-    case 'bitmex':
-      return parseBitmexBuckets(body, now);
-  }
+  return EXCHANGES[exchange].market.candles.path(inst, { interval: '1h', closed: ATR_PERIOD + 1, forming: false });
 }
 
 /**
