@@ -246,6 +246,9 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   // A resting limit order: its line on the chart has a ✕ that cancels it after a confirm.
   const body = page.getByTestId('chart-body').first();
   const last = Number(await body.getAttribute('data-last-price'));
+  // The buy's toast sits over Order entry's tab at the top right, and a pointer resting on a toast keeps it:
+  // let it leave before reaching for the tab, as a trader would.
+  await expect(page.locator('.mantine-Notification-root', { hasText: 'Placed: buy market' })).toBeHidden({ timeout: 15_000 });
   await tab(page, 'Order entry').click();
   await entry.getByLabel('Order type').click();
   await page.getByRole('option', { name: 'Limit', exact: true }).click();

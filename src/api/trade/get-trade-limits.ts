@@ -2,14 +2,14 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { http } from '../client';
 import { tradeLimitsStatusSchema, type TradeLimitsStatus } from '../contracts/funded-users';
 import { retryServerErrors } from '../query-meta';
-import type { TradeKey } from './trade-api';
+import { keyPasswordHeader, NO_TRADE_KEY, tradeUrl, type TradeKey } from './trade-key';
 
 /** Under the key's `['trade', apiKeyId]`, so every trading action (which invalidates that) reads it again. */
 export const tradeLimitsQueryKey = (apiKeyId: string) => ['trade', apiKeyId, 'limits'] as const;
 
 /** `GET /v1/trade/{apiKeyId}/limits`: today's loss against the daily loss limit, and whether new risk is locked. */
 export async function getTradeLimits(k: TradeKey): Promise<TradeLimitsStatus> {
-  const { data } = await http.get<unknown>(`/v1/trade/${encodeURIComponent(k.apiKeyId)}/limits`, { headers: { 'X-Key-Password': k.keyPassword } });
+  const { data } = await http.get<unknown>(tradeUrl(k, '/limits'), { headers: keyPasswordHeader(k) });
   return tradeLimitsStatusSchema.parse(data);
 }
 
@@ -27,5 +27,5 @@ export const tradeLimitsQueryOptions = (k: TradeKey) =>
 
 /** The lock status of the unlocked key (idle without one). */
 export function useTradeLimits(k: TradeKey | null) {
-  return useQuery({ ...tradeLimitsQueryOptions(k ?? { apiKeyId: '', keyPassword: '' }), enabled: k !== null });
+  return useQuery({ ...tradeLimitsQueryOptions(k ?? NO_TRADE_KEY), enabled: k !== null });
 }

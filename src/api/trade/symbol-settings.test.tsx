@@ -5,7 +5,11 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, http } from '../client';
 import type { LeverageBody, MarginModeBody, SymbolSettings } from '../contracts/trading';
-import { setLeverage, setMarginMode, useSymbolSettings, useTradeAction, type TradeKey } from './trade-api';
+import { useSymbolSettings } from './get-symbol-settings';
+import { setLeverage } from './set-leverage';
+import { setMarginMode } from './set-margin-mode';
+import type { TradeKey } from './trade-key';
+import { useTradeAction } from './use-trade-action';
 
 const KEY: TradeKey = { apiKeyId: '11111111-1111-4111-8111-111111111111', keyPassword: 'pw' };
 const base = `/v1/trade/${KEY.apiKeyId}`;

@@ -1,3 +1,4 @@
+import type { TabNode } from 'flexlayout-react';
 import { useEffect, useState, type RefObject } from 'react';
 import type { ChartEngine, ChartOptions } from '../../engine';
 
@@ -43,4 +44,13 @@ export function useChartEngine(
   }, [container, windowKey]);
 
   return state;
+}
+
+/** flexlayout reports size changes of the tab (splitter drags, popouts) besides the ResizeObserver. */
+export function useEngineResize(engine: ChartEngine | null, node: TabNode): void {
+  useEffect(() => {
+    if (!engine) return;
+    node.setEventListener('resize', () => requestAnimationFrame(() => engine.resize()));
+    return () => node.removeEventListener('resize');
+  }, [engine, node]);
 }

@@ -1,20 +1,27 @@
-import { Button, Group, Modal, Text } from '@mantine/core';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ChartEngine, PriceLine } from '../../engine';
 import { useManagedBracketIds } from '../../api/trade/managed';
-import { amendOrder, cancelOrder, closePosition, useOpenOrders, usePositions, useTradeAction } from '../../api/trade/trade-api';
+import { amendOrder } from '../../api/trade/amend-order';
+import { cancelOrder } from '../../api/trade/cancel-order';
+import { closePosition } from '../../api/trade/close-position';
+import { useOpenOrders } from '../../api/trade/list-open-orders';
+import { usePositions } from '../../api/trade/list-positions';
+import type { TradeKey } from '../../api/trade/trade-key';
+import { useTradeAction } from '../../api/trade/use-trade-action';
 import { dec, roundToStep, str } from '../../api/contracts/decimal';
 import type { Instrument } from '../../api/contracts/exchanges';
-import type { AmendOrderBody, ClosePositionBody } from '../../api/contracts/trading';
+import type { AmendOrderBody, ClosePositionBody, Order, Position } from '../../api/contracts/trading';
 import { userSettings } from '../../state/user-settings';
 import { toastError } from '../../ui/toast';
 import { show } from '../shared/trading/format';
 import { useTradingAccount } from '../shared/trading/use-trading-account';
+import { TradeLineConfirm, type PendingLineAction } from './trade-line-confirm';
 import { amendFor, orderIdOfLine, POSITION_LINE, stopDropProblem, tradeLines } from './trade-lines';
 
-/** A ✕ click waiting for the user's yes (confirm flags for chart lines). */
-type Pending = { kind: 'cancel'; orderId: string; question: string } | { kind: 'close'; symbol: string; question: string };
+type Market = { exchange: string; symbol: string };
+/** The chart pair's instrument (exchange-info): its contract value and margin coin for the lines' PnL. */
+type LineInstrument = Pick<Instrument, 'contractValue' | 'settle' | 'quanto'>;
 
 /**
  * The open orders and the position of the traded key on this chart (when the chart shows the traded
@@ -25,37 +32,15 @@ type Pending = { kind: 'cancel'; orderId: string; question: string } | { kind: '
  */
 export function useChartTradeLines(
   engine: ChartEngine | null,
-  market: { exchange: string; symbol: string },
+  market: Market,
   tickSize: { readonly current: number },
-  /** The chart pair's instrument (exchange-info): its contract value and margin coin for the lines' PnL. */
-  instrument?: Pick<Instrument, 'contractValue' | 'settle' | 'quanto'>,
+  instrument?: LineInstrument,
 ): { lines: readonly PriceLine[]; dialog: ReactNode } {
-  const account = useTradingAccount();
-  const settings = useSnapshot(userSettings);
-  const shown = account.tradeKey && account.exchange === market.exchange ? account.tradeKey : null;
-  const orders = useOpenOrders(shown);
-  const positions = usePositions(shown);
-  const [version, setVersion] = useState(0);
-  const [pending, setPending] = useState<Pending | null>(null);
-  const mine = useMemo(() => (orders.data ?? []).filter((o) => o.symbol === market.symbol), [orders.data, market.symbol]);
-  const position = useMemo(() => (positions.data ?? []).find((p) => p.symbol === market.symbol), [positions.data, market.symbol]);
-  const closeFromChart = settings.allowPositionClose;
-  const managed = useManagedBracketIds(shown?.apiKeyId ?? null);
-  // `version` makes a new array after a refused drag, so the engine redraws the line where it was.
-  const lines = useMemo(
-    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart, managed, instrument }) : []),
-    [shown, mine, position, version, closeFromChart, managed, instrument],
-  );
+  const { shown, mine, position, lines, redraw } = useTradeLineData(market, instrument);
+  const [pending, setPending] = useState<PendingLineAction | null>(null);
+  const { amend, act } = useTradeLineActions(shown);
   const state = useRef({ mine, position });
   state.current = { mine, position };
-  const amend = useTradeAction(shown, (k, a: { id: string; body: AmendOrderBody }) => amendOrder(k, a.id, a.body), 'Unable to move the order');
-  const cancel = useTradeAction(shown, (k, id: string) => cancelOrder(k, id), 'Unable to cancel the order');
-  const close = useTradeAction(shown, (k, body: ClosePositionBody) => closePosition(k, body), 'Unable to close the position');
-  const act = useRef<(p: Pending) => void>(() => undefined);
-  act.current = (p: Pending) => {
-    if (p.kind === 'cancel') cancel.mutate(p.orderId);
-    else close.mutate({ symbol: p.symbol, percent: 100, type: 'MARKET' });
-  };
 
   useEffect(() => {
     if (!engine) return;
@@ -66,30 +51,18 @@ export function useChartTradeLines(
       const problem = stopDropProblem(order, state.current.position, price);
       if (problem) {
         toastError(problem);
-        setVersion((v) => v + 1);
+        redraw();
         return;
       }
       const tick = tickSize.current > 0 ? str(dec(tickSize.current)) : null;
       const text = tick ? str(roundToStep(dec(price), dec(tick), 'half-even')) : String(price);
-      amend.mutate({ id: order.id, body: amendFor(order, text) }, { onError: () => setVersion((v) => v + 1) });
+      amend.mutate({ id: order.id, body: amendFor(order, text) }, { onError: redraw });
     });
     const offClose = engine.on('lineCloseClicked', ({ id }) => {
-      let next: Pending | null = null;
-      let confirm = false;
-      const orderId = orderIdOfLine(id);
-      const order = orderId ? state.current.mine.find((o) => o.id === orderId) : undefined;
-      if (order) {
-        const what = `${order.side === 'BUY' ? 'buy' : 'sell'} ${order.type.replace(/_/g, ' ').toLowerCase()} ${show(order.qty)} ${order.symbol}`;
-        next = { kind: 'cancel', orderId: order.id, question: `Cancel the ${what} order at ${show(order.triggerPrice ?? order.price)}?` };
-        confirm = userSettings.confirmCancelOrderChartLine;
-      } else if (id === POSITION_LINE && state.current.position && userSettings.allowPositionClose) {
-        const p = state.current.position;
-        next = { kind: 'close', symbol: p.symbol, question: `Close the ${p.side === 'BUY' ? 'long' : 'short'} ${show(p.size)} ${p.symbol} at market?` };
-        confirm = userSettings.confirmClosePositionChartLine;
-      }
-      if (!next) return;
-      if (confirm) setPending(next);
-      else act.current(next);
+      const request = closeRequest(id, state.current.mine, state.current.position);
+      if (!request) return;
+      if (request.confirm) setPending(request.next);
+      else act.current(request.next);
     });
     return () => {
       offDrag();
@@ -97,34 +70,56 @@ export function useChartTradeLines(
     };
   }, [engine, amend, tickSize]);
 
-  const dialog = (
-    <Modal
-      opened={pending !== null}
-      onClose={() => setPending(null)}
-      title={pending?.kind === 'close' ? 'Close position' : 'Cancel order'}
-      size="sm"
-      centered
-      data-testid="chart-line-confirm"
-    >
-      <Text size="sm" mb="md">
-        {pending?.question}
-      </Text>
-      <Group justify="flex-end" gap="xs">
-        <Button variant="default" onClick={() => setPending(null)}>
-          No
-        </Button>
-        <Button
-          color="red"
-          data-autofocus
-          onClick={() => {
-            if (pending) act.current(pending);
-            setPending(null);
-          }}
-        >
-          {pending?.kind === 'close' ? 'Close position' : 'Cancel order'}
-        </Button>
-      </Group>
-    </Modal>
-  );
+  const dialog = <TradeLineConfirm pending={pending} onClose={() => setPending(null)} onConfirm={(p) => act.current(p)} />;
   return { lines, dialog };
+}
+
+/** The pair's orders and position of the shown key, and their lines; `redraw` puts a refused drag's line back. */
+function useTradeLineData(market: Market, instrument: LineInstrument | undefined) {
+  const account = useTradingAccount();
+  const settings = useSnapshot(userSettings);
+  const shown = account.tradeKey && account.exchange === market.exchange ? account.tradeKey : null;
+  const orders = useOpenOrders(shown);
+  const positions = usePositions(shown);
+  const [version, setVersion] = useState(0);
+  const mine = useMemo(() => (orders.data ?? []).filter((o) => o.symbol === market.symbol), [orders.data, market.symbol]);
+  const position = useMemo(() => (positions.data ?? []).find((p) => p.symbol === market.symbol), [positions.data, market.symbol]);
+  const closeFromChart = settings.allowPositionClose;
+  const managed = useManagedBracketIds(shown?.apiKeyId ?? null);
+  // `version` makes a new array after a refused drag, so the engine redraws the line where it was.
+  const lines = useMemo(
+    () => (shown && version >= 0 ? tradeLines(mine, position, { closePosition: closeFromChart, managed, instrument }) : []),
+    [shown, mine, position, version, closeFromChart, managed, instrument],
+  );
+  const redraw = useCallback(() => setVersion((v) => v + 1), []);
+  return { shown, mine, position, lines, redraw };
+}
+
+/** Move, cancel and close on the shown key; `act` runs a (confirmed) ✕. */
+function useTradeLineActions(shown: TradeKey | null) {
+  const amend = useTradeAction(shown, (k, a: { id: string; body: AmendOrderBody }) => amendOrder(k, a.id, a.body), 'Unable to move the order');
+  const cancel = useTradeAction(shown, (k, id: string) => cancelOrder(k, id), 'Unable to cancel the order');
+  const close = useTradeAction(shown, (k, body: ClosePositionBody) => closePosition(k, body), 'Unable to close the position');
+  const act = useRef<(p: PendingLineAction) => void>(() => undefined);
+  act.current = (p: PendingLineAction) => {
+    if (p.kind === 'cancel') cancel.mutate(p.orderId);
+    else close.mutate({ symbol: p.symbol, percent: 100, type: 'MARKET' });
+  };
+  return { amend, act };
+}
+
+/** What a ✕ on line `id` asks for, and whether its confirm flag is on (null: nothing to do). */
+function closeRequest(id: string, mine: readonly Order[], position: Position | undefined): { next: PendingLineAction; confirm: boolean } | null {
+  const orderId = orderIdOfLine(id);
+  const order = orderId ? mine.find((o) => o.id === orderId) : undefined;
+  if (order) {
+    const what = `${order.side === 'BUY' ? 'buy' : 'sell'} ${order.type.replace(/_/g, ' ').toLowerCase()} ${show(order.qty)} ${order.symbol}`;
+    const next: PendingLineAction = { kind: 'cancel', orderId: order.id, question: `Cancel the ${what} order at ${show(order.triggerPrice ?? order.price)}?` };
+    return { next, confirm: userSettings.confirmCancelOrderChartLine };
+  }
+  if (id === POSITION_LINE && position && userSettings.allowPositionClose) {
+    const next: PendingLineAction = { kind: 'close', symbol: position.symbol, question: `Close the ${position.side === 'BUY' ? 'long' : 'short'} ${show(position.size)} ${position.symbol} at market?` };
+    return { next, confirm: userSettings.confirmClosePositionChartLine };
+  }
+  return null;
 }

@@ -1,8 +1,8 @@
 import { Group } from '@mantine/core';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
-import type { ScannerExchangeStatus, ScannerSortColumn, ScannerView } from '../../api/contracts/scanner';
+import type { ScannerSortColumn, ScannerView } from '../../api/contracts/scanner';
 import { useEnabledExchanges } from '../../api/feature-flags/use-enabled-exchanges';
 import { useServerSettings } from '../../api/settings/get-server-settings';
 import { useUpdateServerSettings } from '../../api/settings/update-server-settings';
@@ -17,8 +17,9 @@ import { withoutPreset, withPreset } from './scanner-presets';
 import { ScannerPresetsMenu } from './scanner-presets-menu';
 import { ScannerStatusLine } from './scanner-status-line';
 import { ScannerTable } from './scanner-table';
-import { frozenOrder, orderRows, watchedExchanges } from './scanner-view';
+import { watchedExchanges } from './scanner-view';
 import { useScannerFeed } from './use-scanner-feed';
+import { useBookSummary, useHeldOrder } from './use-scanner-rows';
 import { useScannerView } from './use-scanner-view';
 import classes from './scanner-panel.module.css';
 
@@ -34,49 +35,17 @@ import classes from './scanner-panel.module.css';
  */
 export function ScannerPanel({ node }: PanelProps) {
   const [view, updateView, replaceView] = useScannerView(node);
-  const enabledList = useEnabledExchanges();
-  const enabledKey = enabledList.join(',');
-  const enabled = useMemo(() => (enabledKey ? (enabledKey.split(',') as ExchangeId[]) : []), [enabledKey]);
+  const enabled = useEnabledList();
   const watched = useMemo(() => watchedExchanges(view, enabled), [view, enabled]);
   const { book, generation, connection, refused } = useScannerFeed(watched);
   const { favorites, toggle } = useFavoritePairs();
   const { data: settings } = useServerSettings();
-  const { mutate: saveSettings } = useUpdateServerSettings();
   const { charts, activeChartId } = useSnapshot(chartLinks);
   const active = activeChartId ? charts[activeChartId] : undefined;
-  const [hovered, setHovered] = useState(false);
-  const shown = useRef<BookRow[]>([]);
-
   const favoriteKeys = useMemo(() => new Set(favorites.map((f) => rowKey(f.exchange, f.symbol))), [favorites]);
-  const rows = useMemo(() => {
-    const input = { rows: book.rows.values(), view, exchanges: watched, favorites: favoriteKeys };
-    // While the pointer is over the rows they keep their places (values still tick): a row never
-    // slides away from under the pointer about to click it.
-    return hovered ? frozenOrder(shown.current, book.rows, input) : orderRows(input);
-    // `generation` is the repaint: the book is mutated in place, so it stands for its contents.
-  }, [generation, view, watched, favoriteKeys, hovered, book]);
-  shown.current = rows;
-
-  const structure = book.structure;
-  const quotes = useMemo(() => [...new Set([...book.rows.values()].map((r) => r.quote))].sort(), [book, structure]);
-  let total = 0;
-  for (const row of book.rows.values()) if (watched.includes(row.exchange)) total += 1;
-  const statusList = watched.map((e) => book.statuses.get(e)).filter((s): s is ScannerExchangeStatus => s !== undefined);
-  const statusKey = JSON.stringify(statusList);
-  // The same list while its contents are the same (the key stands for them): the status line is memoised.
-  const statuses = useMemo(() => statusList, [statusKey]);
-
-  const onSort = useCallback(
-    (column: ScannerSortColumn) => {
-      const first = SCANNER_COLUMNS.find((c) => c.id === column)?.firstDirection ?? 'desc';
-      updateView(view.sort === column ? { direction: view.direction === 'asc' ? 'desc' : 'asc' } : { sort: column, direction: first });
-    },
-    [updateView, view.sort, view.direction],
-  );
-  const onOpen = useCallback((row: BookRow) => showPairInActiveChart(row.exchange, row.symbol), []);
-  const onToggleFavorite = useCallback((row: BookRow) => toggle({ exchange: row.exchange, symbol: row.symbol }), [toggle]);
-  const onSavePreset = useCallback((name: string) => saveSettings((s) => ({ scannerPresets: withPreset(s.scannerPresets, name, view) })), [saveSettings, view]);
-  const onDeletePreset = useCallback((name: string) => saveSettings((s) => ({ scannerPresets: withoutPreset(s.scannerPresets, name) })), [saveSettings]);
+  const { rows, setHovered } = useHeldOrder(book, generation, view, watched, favoriteKeys);
+  const { quotes, total, statuses } = useBookSummary(book, watched);
+  const actions = useScannerActions(view, updateView, toggle);
 
   if (refused?.status === 403) {
     return <PanelMessage title="Scanner is turned off">An administrator has turned this feature off.</PanelMessage>;
@@ -93,25 +62,49 @@ export function ScannerPanel({ node }: PanelProps) {
         enabled={enabled}
         quotes={quotes}
         presets={settings?.scannerPresets}
-        onSavePreset={onSavePreset}
-        onDeletePreset={onDeletePreset}
+        onSavePreset={actions.onSavePreset}
+        onDeletePreset={actions.onDeletePreset}
       />
       <ScannerTable
         rows={rows}
         generation={generation}
         sort={view.sort}
         direction={view.direction}
-        onSort={onSort}
+        onSort={actions.onSort}
         favorites={favoriteKeys}
         activeKey={active ? rowKey(active.exchange, active.symbol) : null}
-        onOpen={onOpen}
-        onToggleFavorite={onToggleFavorite}
+        onOpen={actions.onOpen}
+        onToggleFavorite={actions.onToggleFavorite}
         onHoverChange={setHovered}
         emptyText={loading || rows.length > 0 ? null : emptyText(view)}
       />
       <ScannerStatusLine loading={loading} connection={connection} shown={rows.length} total={total} statuses={statuses} hasChart={Object.keys(charts).length > 0} />
     </div>
   );
+}
+
+/** The enabled exchanges, the same array while they stay the same (the feed and the filters key on it). */
+function useEnabledList(): ExchangeId[] {
+  const enabledList = useEnabledExchanges();
+  const enabledKey = enabledList.join(',');
+  return useMemo(() => (enabledKey ? (enabledKey.split(',') as ExchangeId[]) : []), [enabledKey]);
+}
+
+/** Sort by a header, open a row in the active chart, star it, save and delete presets (in the server settings). */
+function useScannerActions(view: ScannerView, updateView: (patch: Partial<ScannerView>) => void, toggle: (pair: { exchange: ExchangeId; symbol: string }) => void) {
+  const { mutate: saveSettings } = useUpdateServerSettings();
+  const onSort = useCallback(
+    (column: ScannerSortColumn) => {
+      const first = SCANNER_COLUMNS.find((c) => c.id === column)?.firstDirection ?? 'desc';
+      updateView(view.sort === column ? { direction: view.direction === 'asc' ? 'desc' : 'asc' } : { sort: column, direction: first });
+    },
+    [updateView, view.sort, view.direction],
+  );
+  const onOpen = useCallback((row: BookRow) => showPairInActiveChart(row.exchange, row.symbol), []);
+  const onToggleFavorite = useCallback((row: BookRow) => toggle({ exchange: row.exchange, symbol: row.symbol }), [toggle]);
+  const onSavePreset = useCallback((name: string) => saveSettings((s) => ({ scannerPresets: withPreset(s.scannerPresets, name, view) })), [saveSettings, view]);
+  const onDeletePreset = useCallback((name: string) => saveSettings((s) => ({ scannerPresets: withoutPreset(s.scannerPresets, name) })), [saveSettings]);
+  return { onSort, onOpen, onToggleFavorite, onSavePreset, onDeletePreset };
 }
 
 interface ScannerToolbarProps {

@@ -1,14 +1,12 @@
 import { UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconStar, IconStarFilled } from '@tabler/icons-react';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, type KeyboardEvent, type MouseEvent } from 'react';
 import { SCANNER_VALUE_FIELDS, type ScannerSortColumn, type ScannerValueField } from '../../api/contracts/scanner';
 import type { BookRow } from './scanner-book';
 import { ROW_HEIGHT, SCANNER_COLUMNS, SCANNER_GRID, SCANNER_MIN_WIDTH } from './scanner-columns';
-import { EMPTY_SLOT, paintSlot, type SlotElements, type SlotState } from './scanner-slots';
+import type { SlotElements } from './scanner-slots';
+import { useVirtualRows } from './use-virtual-rows';
 import classes from './scanner-panel.module.css';
-
-/** Until the container has been measured (and in jsdom, which measures nothing). */
-const FALLBACK_HEIGHT = 600;
 
 export interface ScannerTableProps {
   rows: readonly BookRow[];
@@ -33,71 +31,8 @@ export interface ScannerTableProps {
  * both sideways together.
  */
 export function ScannerTable({ rows, generation, sort, direction, onSort, favorites, activeKey, onOpen, onToggleFavorite, onHoverChange, emptyText }: ScannerTableProps) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const windowEl = useRef<HTMLDivElement>(null);
-  const slots = useRef<(SlotElements | null)[]>([]);
-  const states = useRef<SlotState[]>([]);
-  const frame = useRef<number | null>(null);
-  const [height, setHeight] = useState(0);
-  const slotCount = Math.ceil((height || FALLBACK_HEIGHT) / ROW_HEIGHT) + 1;
-
-  // The latest inputs, for the scroll handler (which paints without a React render).
-  const latest = useRef({ rows, generation, favorites, activeKey });
-  latest.current = { rows, generation, favorites, activeKey };
-
-  const paint = useCallback(() => {
-    const el = scroller.current;
-    const { rows: list, generation: gen, favorites: favs, activeKey: active } = latest.current;
-    const first = el ? Math.min(Math.max(0, Math.floor(el.scrollTop / ROW_HEIGHT)), Math.max(0, list.length - 1)) : 0;
-    if (windowEl.current) windowEl.current.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
-    const ctx = { generation: gen, favorites: favs, activeKey: active, minute: Math.floor(Date.now() / 60_000) };
-    slots.current.forEach((slot, i) => {
-      if (slot) states.current[i] = paintSlot(slot, states.current[i] ?? EMPTY_SLOT, list[first + i], ctx);
-    });
-  }, []);
-
-  useLayoutEffect(paint, [paint, rows, generation, favorites, activeKey, slotCount]);
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
-    ro.observe(el);
-    setHeight(el.clientHeight);
-    return () => ro.disconnect();
-  }, []);
-  useEffect(
-    () => () => {
-      if (frame.current !== null) cancelAnimationFrame(frame.current);
-    },
-    [],
-  );
-  // One paint per frame however many scroll events arrive.
-  const onScroll = useCallback(() => {
-    if (frame.current !== null) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = null;
-      paint();
-    });
-  }, [paint]);
-
-  const rowOf = (target: EventTarget): BookRow | undefined => {
-    const key = (target as HTMLElement).closest<HTMLElement>('[data-slot]')?.dataset.key;
-    return key === undefined ? undefined : latest.current.rows.find((r) => r.key === key);
-  };
-  const onClick = (e: MouseEvent) => {
-    const row = rowOf(e.target);
-    if (!row) return;
-    if ((e.target as HTMLElement).closest('[data-star]')) onToggleFavorite(row);
-    else onOpen(row);
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.key !== 'Enter' && e.key !== ' ') || (e.target as HTMLElement).closest('[data-star]')) return;
-    const row = rowOf(e.target);
-    if (!row) return;
-    e.preventDefault();
-    onOpen(row);
-  };
+  const { scroller, windowEl, slots, slotCount, latest, onScroll } = useVirtualRows({ rows, generation, favorites, activeKey });
+  const { onClick, onKeyDown } = rowHandlers(latest, onOpen, onToggleFavorite);
 
   return (
     <div ref={scroller} className={classes.scroller} onScroll={onScroll} role="table" aria-label="Scanner" aria-rowcount={rows.length + 1} data-testid="scanner-table">
@@ -124,6 +59,28 @@ export function ScannerTable({ rows, generation, sort, direction, onSort, favori
       </div>
     </div>
   );
+}
+
+/** Clicks and Enter / Space on the rows (one listener for all slots): the star toggles a favourite, the rest opens the pair. */
+function rowHandlers(latest: { readonly current: { rows: readonly BookRow[] } }, onOpen: (row: BookRow) => void, onToggleFavorite: (row: BookRow) => void) {
+  const rowOf = (target: EventTarget): BookRow | undefined => {
+    const key = (target as HTMLElement).closest<HTMLElement>('[data-slot]')?.dataset.key;
+    return key === undefined ? undefined : latest.current.rows.find((r) => r.key === key);
+  };
+  const onClick = (e: MouseEvent) => {
+    const row = rowOf(e.target);
+    if (!row) return;
+    if ((e.target as HTMLElement).closest('[data-star]')) onToggleFavorite(row);
+    else onOpen(row);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.key !== 'Enter' && e.key !== ' ') || (e.target as HTMLElement).closest('[data-star]')) return;
+    const row = rowOf(e.target);
+    if (!row) return;
+    e.preventDefault();
+    onOpen(row);
+  };
+  return { onClick, onKeyDown };
 }
 
 const ScannerHeader = memo(function ScannerHeader({ sort, direction, onSort }: Pick<ScannerTableProps, 'sort' | 'direction' | 'onSort'>) {

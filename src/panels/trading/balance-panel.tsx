@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useSnapshot } from 'valtio';
 import type { ExchangeId } from '../../api/contracts/common';
 import { dec, isZero } from '../../api/contracts/decimal';
-import { useBalance } from '../../api/trade/trade-api';
+import { useBalance } from '../../api/trade/get-balance';
 import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';

@@ -1,7 +1,7 @@
 import { Alert } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useTradeLimits } from '../../api/trade/get-trade-limits';
-import type { TradeKey } from '../../api/trade/trade-api';
+import type { TradeKey } from '../../api/trade/trade-key';
 import { formatUsdDecimal as dollars } from '../../ui/usd-decimal';
 
 /**

@@ -4,9 +4,10 @@ import { dec, str } from '../../api/contracts/decimal';
 import { useConfig } from '../../api/config/get-config';
 import { useExchangeInfo } from '../../api/exchanges/get-exchange-info';
 import { useSnapshot } from 'valtio';
-import type { ClosePositionBody, Position } from '../../api/contracts/trading';
+import type { Position } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
-import { closePosition, usePositions, useTradeAction } from '../../api/trade/trade-api';
+import { useClosePosition } from '../../api/trade/close-position';
+import { usePositions } from '../../api/trade/list-positions';
 import { showPairInActiveChart } from '../../state/chart-links';
 import { userSettings } from '../../state/user-settings';
 import type { ExchangeId } from '../../api/contracts/common';
@@ -34,7 +35,7 @@ function PositionsBody({ account }: { account: ReturnType<typeof useTradingAccou
   const quick = useFeatureFlag('FF_ENABLE_POSITION_QUICK_LINKS');
   const share = useFeatureFlag('FF_ENABLE_SHARE_PROFIT_CARD');
   const product = useConfig().data?.productName ?? 'Crypto Terminal';
-  const close = useTradeAction(account.tradeKey, (k, body: ClosePositionBody) => closePosition(k, body), 'Unable to close the position');
+  const close = useClosePosition(account.tradeKey);
   // Prices to each instrument's tick (a break-even of 72843.90750375 shows as the exchange would take it).
   const { data: instruments } = useExchangeInfo(account.exchange as ExchangeId, account.network === 'TESTNET');
   const tickOf = (symbol: string) => {

@@ -5,7 +5,8 @@ import { useSnapshot } from 'valtio';
 import { HOTKEY_ACTIONS, HOTKEY_LABELS, RESERVED_HOTKEYS, hotkeys } from '../../state/hotkeys';
 import { ComboKeys } from '../../ui/combo-keys';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { useWorkstationHotkeys, type PendingConfirm } from './use-workstation-hotkeys';
+import type { PendingConfirm } from './hotkey-actions';
+import { useWorkstationHotkeys } from './use-workstation-hotkeys';
 
 const FIXED: ReadonlyArray<[string, string]> = [
   ['Shift+/', RESERVED_HOTKEYS['Shift+/']],

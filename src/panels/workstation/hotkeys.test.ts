@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stepInterval } from './use-workstation-hotkeys';
+import { stepInterval } from './hotkey-actions';
 
 describe('interval hotkeys', () => {
   const favourites = ['1m', '5m', '15m', '1h'] as const;

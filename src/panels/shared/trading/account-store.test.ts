@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { Balance, Order } from '../../../api/contracts/trading';
-import { tradeQueryKey } from '../../../api/trade/trade-api';
+import { tradeQueryKey } from '../../../api/trade/trade-key';
 import { applyStreamMessage } from './account-store';
 
 const order = (id: string, status: Order['status']): Order => ({

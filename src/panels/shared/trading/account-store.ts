@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Fill, Order, StreamServerMessage, StreamState } from '../../../api/contracts/trading';
 import { FINAL_ORDER_STATUSES } from '../../../api/contracts/trading';
-import { tradeQueryKey, type TradeKey } from '../../../api/trade/trade-api';
+import { tradeQueryKey, type TradeKey } from '../../../api/trade/trade-key';
 import { openTradeStream, type TradeStreamOptions } from '../../../api/trade/trade-stream';
 import { userSettings } from '../../../state/user-settings';
 import { playAlertSound } from '../../../ui/alert-sounds';

@@ -3,12 +3,13 @@ import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
 import { useApiKeys } from '../../../api/api-keys/list-api-keys';
 import type { ApiKey } from '../../../api/contracts/api-keys';
-import { onOutOfSyncSettled, type TradeKey } from '../../../api/trade/trade-api';
+import { onOutOfSyncSettled } from '../../../api/trade/out-of-sync';
+import type { TradeKey } from '../../../api/trade/trade-key';
 import { toastInfo } from '../../../ui/toast';
 import { rememberApiKeyPassword, setApiKeyId, userSettings } from '../../../state/user-settings';
 import { accountStatus, retainAccountStream, type AccountStatus } from './account-store';
 
-// An order whose placing timed out is settled later (trade-api's OUT_OF_SYNC rows): say how.
+// An order whose placing timed out is settled later (out-of-sync.ts's OUT_OF_SYNC rows): say how.
 onOutOfSyncSettled((note) => toastInfo(note));
 
 /** Passwords typed without "remember": kept for this page only, never stored. */

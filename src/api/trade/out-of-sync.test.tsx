@@ -5,7 +5,11 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiClient, http } from '../client';
 import type { Order, PlaceOrderBody } from '../contracts/trading';
-import { newClientOrderId, onOutOfSyncSettled, placeOrder, temporaryOrder, useOpenOrders, useTradeAction, type TradeKey } from './trade-api';
+import { useOpenOrders } from './list-open-orders';
+import { onOutOfSyncSettled } from './out-of-sync';
+import { placeOrder, temporaryOrder } from './place-order';
+import { newClientOrderId, type TradeKey } from './trade-key';
+import { useTradeAction } from './use-trade-action';
 
 const KEY: TradeKey = { apiKeyId: '11111111-1111-4111-8111-111111111111', keyPassword: 'pw' };
 const base = `/v1/trade/${KEY.apiKeyId}`;
@@ -75,12 +79,6 @@ afterEach(() => {
 });
 
 describe('OUT_OF_SYNC orders', () => {
-  it('client order ids are letters and digits, at most 32, never repeated', () => {
-    const ids = new Set(Array.from({ length: 200 }, newClientOrderId));
-    expect(ids.size).toBe(200);
-    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9]{1,32}$/);
-  });
-
   it('an order whose placing timed out shows OUT_OF_SYNC until the history says what became of it', async () => {
     history = 'down';
     const notes: string[] = [];

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import type { IndicatorKind } from '../../engine';
+import { newIndicator, type ChartIndicator } from '../../state/chart-indicators';
+import { addChartIndicator, removeChartIndicator, updateChartIndicator } from '../../state/chart-links';
+import { IndicatorDialog } from './indicator-dialog';
+
+/** The indicator being added or edited in the dialog. */
+export interface IndicatorEditing {
+  indicator: ChartIndicator;
+  isNew: boolean;
+}
+
+/** Which indicator the dialog edits (null: closed); `add` starts a new one with its defaults. */
+export function useIndicatorEditing(indicators: readonly ChartIndicator[]) {
+  const [editing, setEditing] = useState<IndicatorEditing | null>(null);
+  return {
+    editing,
+    add: (kind: IndicatorKind) => setEditing({ indicator: newIndicator(kind, indicators), isNew: true }),
+    edit: (indicator: ChartIndicator) => setEditing({ indicator, isNew: false }),
+    close: () => setEditing(null),
+  };
+}
+
+/** The indicator dialog for one chart: saves, adds or removes in the chart's config (`chartLinks`). */
+export function ChartIndicatorEditor({ chartId, editing, onClose }: { chartId: string; editing: IndicatorEditing; onClose: () => void }) {
+  return (
+    <IndicatorDialog
+      key={editing.indicator.id}
+      indicator={editing.indicator}
+      isNew={editing.isNew}
+      onClose={onClose}
+      onRemove={() => {
+        removeChartIndicator(chartId, editing.indicator.id);
+        onClose();
+      }}
+      onSave={(indicator) => {
+        if (editing.isNew) addChartIndicator(chartId, indicator);
+        else updateChartIndicator(chartId, indicator);
+        onClose();
+      }}
+    />
+  );
+}

@@ -1,0 +1,73 @@
+import { Badge, Table, Text } from '@mantine/core';
+import type { Order } from '../../api/contracts/trading';
+import type { useManagedBracketIds, useWaitingLegs } from '../../api/trade/managed';
+import { MANAGED_NOTE, show } from '../shared/trading/format';
+import { OpenOrderButtons, type OpenOrderActions } from './open-order-buttons';
+
+const TYPE_LABEL: Record<Order['type'], string> = {
+  LIMIT: 'Limit',
+  MARKET: 'Market',
+  STOP: 'Stop',
+  STOP_LIMIT: 'Stop limit',
+  STOP_MARKET: 'Stop market',
+  TAKE_PROFIT: 'Take profit',
+  TAKE_PROFIT_MARKET: 'Take profit market',
+  TRAILING_STOP_MARKET: 'Trailing stop',
+  CONDITIONAL: 'Conditional',
+};
+
+function age(iso: string, now: number): string {
+  const s = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** What the rows say beside an order's role: the server's brackets and the legs a refused bracket left live. */
+export interface OpenOrderMarks {
+  managed: ReturnType<typeof useManagedBracketIds>;
+  waiting: ReturnType<typeof useWaitingLegs>;
+  leftLive: ReadonlyMap<string, string>;
+}
+
+/** One open order: its terms, its role in a bracket (and what waits for its fill), its age and its buttons. */
+export function OpenOrderRow({ order: o, now, marks, actions }: { order: Order; now: number; marks: OpenOrderMarks; actions: OpenOrderActions }) {
+  return (
+    <Table.Tr>
+      <Table.Td fw={600}>{o.symbol}</Table.Td>
+      <Table.Td c={o.status === 'TEMPORARY' ? 'dimmed' : o.status === 'OUT_OF_SYNC' ? 'orange' : undefined}>{o.status}</Table.Td>
+      <Table.Td>{TYPE_LABEL[o.type]}</Table.Td>
+      <Table.Td c={o.side === 'BUY' ? 'teal' : 'red'}>{o.side === 'BUY' ? 'Buy' : 'Sell'}</Table.Td>
+      <Table.Td>{show(o.price)}</Table.Td>
+      <Table.Td>{show(o.triggerPrice)}</Table.Td>
+      <Table.Td>{show(o.qty)}</Table.Td>
+      <Table.Td>{show(o.filledQty)}</Table.Td>
+      <Table.Td>{o.reduceOnly ? 'Yes' : ''}</Table.Td>
+      <Table.Td>
+        {o.role ?? ''}
+        {o.role === 'entry' && o.bracketId && marks.waiting.has(o.bracketId) ? (
+          <Text size="xs" c="dimmed" data-testid="planned-legs">
+            then {marks.waiting
+              .get(o.bracketId)!
+              .map((l) => `${l.role === 'stop-loss' ? 'SL' : 'TP'} ${show(l.triggerPrice)}`)
+              .join(' · ')}{' '}
+            when filled
+          </Text>
+        ) : null}
+        {o.clientOrderId && marks.leftLive.has(o.clientOrderId) ? (
+          <Badge ml={4} size="xs" variant="filled" color="red" data-testid="left-live-badge">
+            {marks.leftLive.get(o.clientOrderId)}
+          </Badge>
+        ) : null}
+        {o.bracketId && marks.managed.has(o.bracketId) ? (
+          <Badge ml={4} size="xs" variant="light" color="grape" data-testid="managed-badge">
+            {MANAGED_NOTE}
+          </Badge>
+        ) : null}
+      </Table.Td>
+      <Table.Td>{age(o.createdAt, now)}</Table.Td>
+      <Table.Td>{o.status === 'TEMPORARY' ? null : <OpenOrderButtons order={o} typeLabel={TYPE_LABEL[o.type]} actions={actions} />}</Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import type { FieldPath, UseFormReturn } from 'react-hook-form';
+import type { ExchangeId } from '../../../api/contracts/common';
+import type { BracketBody } from '../../../api/contracts/trading';
+import { fieldErrors } from '../../../api/errors';
+import { markLeftLive } from '../../../api/trade/left-live';
+import { usePlaceBracket } from '../../../api/trade/place-bracket';
+import { usePlaceLadder } from '../../../api/trade/place-ladder';
+import { usePlaceOrder } from '../../../api/trade/place-order';
+import { toastError, toastInfo, toastSuccess, toastWarning } from '../../../ui/toast';
+import type { useTradingAccount } from '../../shared/trading/use-trading-account';
+import { managedOf } from '../managed-bracket-fields';
+import { placedText } from '../order-entry-text';
+import { bracketBody, ladderBody, singleOrderBody } from './order-bodies';
+import type { OrderEntryContext, OrderEntryValues } from './order-entry-form';
+
+type Form = UseFormReturn<OrderEntryValues, { current: OrderEntryContext | null }>;
+
+/**
+ * Sending what the form holds, once its checks pass: a ladder, a bracket (first the key's consent to
+ * server custody, asked once per key: the bracket waits in `consentFor` while the dialog is open) or a
+ * single order, each said in a toast. A refusal is said by the toast; the fields it names are marked.
+ */
+export function useOrderSubmit(form: Form, account: ReturnType<typeof useTradingAccount>, ctx: OrderEntryContext & { symbol: string }) {
+  const { type, symbol, size, managedOn } = ctx;
+  const place = usePlaceOrder(account.tradeKey, account.exchange as ExchangeId);
+  const placeL = usePlaceLadder(account.tradeKey);
+  const placeB = usePlaceBracket(account.tradeKey);
+  const [consentFor, setConsentFor] = useState<BracketBody | null>(null);
+
+  /** The toast says it; the fields it names are marked (a funded-user size limit at the size), nothing typed is lost. */
+  const showRefusal = (err: unknown) => {
+    const fields = fieldErrors(err);
+    const sizeLimit = fields.maxPositionNotional ?? fields.maxRiskPercent ?? fields.dailyLossLimit;
+    form.clearErrors();
+    for (const [name, message] of Object.entries(sizeLimit ? { ...fields, qty: sizeLimit } : fields)) form.setError(name as FieldPath<OrderEntryValues>, { type: 'server', message });
+  };
+
+  /** Sends a bracket and says what the server did with it: all placed, waiting for the entry, or part of it still live. */
+  const sendBracket = async (body: BracketBody) => {
+    const result = await placeB.mutateAsync(body);
+    if (result.partial) {
+      toastWarning(result.partial.message);
+      if (account.tradeKey) markLeftLive(account.tradeKey.apiKeyId, result.partial.live, 'left live by a refused bracket: cancel it');
+    } else if (result.planned.length) toastInfo('The entry is placed. Its stop-loss and take-profits go on the moment it fills; the server does it, with or without this page open.');
+    else toastSuccess(`Placed: the bracket on ${body.symbol} — entry, stop-loss and ${body.takeProfits.length} take-profit${body.takeProfits.length === 1 ? '' : 's'}`);
+    if (body.managed && !result.managed) toastError('The bracket is placed, but the server could not take over its management: manage it yourself');
+  };
+
+  const send = async (v: OrderEntryValues) => {
+    try {
+      if (type === 'ladder-order') {
+        const result = await placeL.mutateAsync(ladderBody(v, symbol, size));
+        if (result.partial) toastWarning(result.partial);
+        else toastSuccess(`Placed: a ladder of ${result.orders.length} ${v.side === 'BUY' ? 'buy' : 'sell'} orders on ${symbol}`);
+      } else if (type === 'bracket-order') {
+        const body = bracketBody(v, symbol, size, managedOn ? managedOf(v.managed).managed : null);
+        // Every bracket is guarded by the server: the key's consent first (asked once per key).
+        if (!account.key?.serverCustody) {
+          setConsentFor(body);
+          return;
+        }
+        await sendBracket(body);
+      } else {
+        toastSuccess(placedText(await place.mutateAsync(singleOrderBody(v, type, symbol, size))));
+      }
+    } catch (err) {
+      showRefusal(err);
+    }
+  };
+
+  return {
+    submit: form.handleSubmit(send),
+    busy: place.isPending || placeB.isPending || placeL.isPending,
+    consentFor,
+    closeConsent: () => setConsentFor(null),
+    /** The key's owner allowed custody: the bracket that asked goes out. */
+    sendConsented: () => {
+      const body = consentFor;
+      if (body) sendBracket(body).catch(showRefusal);
+    },
+  };
+}
+
+export type OrderSubmit = ReturnType<typeof useOrderSubmit>;
