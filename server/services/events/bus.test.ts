@@ -16,7 +16,7 @@ import type { AppEvent } from './events';
 import { postgresTransport, redisTransport, type EventTransport } from './transports';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const log = { warn: () => undefined, error: () => undefined };
+const log = { warn: () => undefined, info: () => undefined, debug: () => undefined, error: () => undefined };
 
 type Deleted = AppEvent<'api-key.deleted'>;
 const deleted = (): Deleted => ({ apiKeyId: randomUUID(), userId: randomUUID() });

@@ -17,8 +17,14 @@ export interface EventTransport {
   listen(onMessage: (message: string) => void, onReconnect: () => void): Promise<() => Promise<void>>;
 }
 
+/**
+ * The database's own outage tracker warns once per outage (db/outage.ts): the listener that loses its
+ * connection with it says so at info, its retries at debug, so an outage stays one warn in the log.
+ */
 export interface TransportLog {
   warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
 }
 
 /** NOTIFY payloads are at most 8000 bytes; an event is a few ids. */
@@ -66,7 +72,7 @@ function listenPostgres(options: pg.PoolConfig, channel: string, onMessage: (m: 
     client.on('end', () => {
       if (current !== client || stopped) return;
       current = null;
-      log.warn({ channel }, 'event listener lost its PostgreSQL connection; reconnecting');
+      log.info({ channel }, 'event listener lost its PostgreSQL connection; reconnecting');
       schedule();
     });
     try {
@@ -81,7 +87,10 @@ function listenPostgres(options: pg.PoolConfig, channel: string, onMessage: (m: 
       return;
     }
     current = client;
-    if (attempt > 0) onReconnect();
+    if (attempt > 0) {
+      log.info({ channel }, 'event listener is back on PostgreSQL');
+      onReconnect();
+    }
     attempt = 0;
   };
   const schedule = () => {
@@ -91,7 +100,7 @@ function listenPostgres(options: pg.PoolConfig, channel: string, onMessage: (m: 
     retry = setTimeout(() => {
       retry = null;
       connect().catch((err: unknown) => {
-        log.warn({ channel, err }, 'event listener cannot reach PostgreSQL; retrying');
+        log.debug({ channel, err }, 'event listener cannot reach PostgreSQL; retrying');
         schedule();
       });
     }, wait);
