@@ -2,9 +2,8 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Redis } from 'ioredis';
 import { accountsPlugin } from './compose/accounts';
-import { corePlugin } from './compose/core';
+import { corePlugin, type CoreOptions } from './compose/core';
 import { docsPlugin } from './compose/docs';
 import { eventsPlugin } from './compose/events';
 import { httpPlugin } from './compose/http';
@@ -12,13 +11,11 @@ import { jobsPlugin } from './compose/jobs';
 import { exchangeInfoPlugin, simulatorPlugin, type ExchangeInfoPluginOptions, type SimulatorOptions } from './compose/market';
 import { scannerPlugin, type ScannerPluginOptions } from './compose/scanner';
 import { apiKeysPlugin, tradingPlugin, type ApiKeysOptions, type TradingOptions } from './compose/trading';
-import { trustProxyOption, type Config } from './config';
-import type { Db, DbDriver } from './db/client';
+import { trustProxyOption } from './config';
 import { withRedaction } from './lib/log-redaction';
 import { answerFrameworkError } from './plugins/errors';
 import { registerSpa } from './plugins/web';
 import type { JobsDeps } from './services/jobs';
-import type { Mailer } from './services/mailer';
 
 export { WEBSOCKET_MAX_PAYLOAD_BYTES } from './compose/http';
 
@@ -32,18 +29,7 @@ export interface MarketDeps extends SimulatorOptions, ExchangeInfoPluginOptions 
   trade?: TradingOptions;
 }
 
-export interface AppDeps {
-  /** JWT_SECRET must be set (main.ts fills it from DATA_DIR when the environment does not). */
-  config: Config;
-  db: Db;
-  driver?: DbDriver;
-  /** Default: SMTP when SMTP_URL is set, else the log. Tests pass one that records messages. */
-  mailer?: Mailer;
-  /** Default: a connection to REDIS_URL when set (closed with the app), else none. */
-  redis?: Redis | null;
-  version?: string;
-  /** Prefix of rate-limit keys in Redis (tests isolate runs with it). */
-  rateLimitNamespace?: string;
+export interface AppDeps extends CoreOptions {
   /** The NOTIFY / Redis channel of the event bus (default `ct_events`; tests isolate runs with it). */
   eventChannel?: string;
   /** The built SPA; default `<repo>/dist`. */

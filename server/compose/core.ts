@@ -33,12 +33,16 @@ declare module 'fastify' {
 }
 
 export interface CoreOptions {
+  /** JWT_SECRET must be set (main.ts fills it from DATA_DIR when the environment does not). */
   config: Config;
   db: Db;
   driver?: DbDriver;
+  /** Default: SMTP when SMTP_URL is set, else the log. Tests pass one that records messages. */
   mailer?: Mailer;
+  /** Default: a connection to REDIS_URL when set (closed with the app), else none. */
   redis?: Redis | null;
   version?: string;
+  /** Prefix of rate-limit keys in Redis (tests isolate runs with it). */
   rateLimitNamespace?: string;
 }
 
