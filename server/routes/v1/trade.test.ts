@@ -139,6 +139,18 @@ describe.each(TEST_DRIVERS)('/v1/trade on %s (simulator)', (driver) => {
       expect((await call(user, 'GET', `${base()}/positions`)).json<Position[]>()).toEqual([]);
     });
 
+    it('a TESTNET key trades its own paper account, not the MAINNET one (OKX demo: the exchange\'s x-simulated-trading header)', async () => {
+      const testnet = await addKey(user, v.exchange, 'TESTNET');
+      // Far below the market (it rests); Binance's 100 USDT minimum notional needs the larger size there.
+      const price = onTick(2000, v.tick, 'floor');
+      const placed = await call(user, 'POST', `/v1/trade/${testnet.id}/orders`, { symbol: v.symbol, side: 'BUY', type: 'LIMIT', price, qty: v.exchange === 'binance' ? v.big : v.qty });
+      expect(placed.statusCode, placed.body).toBe(201);
+      const id = placed.json<Order>().id;
+      expect((await call(user, 'GET', `/v1/trade/${testnet.id}/orders?symbol=${v.symbol}`)).json<Order[]>().map((o) => o.id)).toContain(id);
+      expect((await call(user, 'GET', `${base()}/orders?symbol=${v.symbol}`)).json<Order[]>().map((o) => o.id)).not.toContain(id);
+      expect((await call(user, 'DELETE', `/v1/trade/${testnet.id}/orders/${id}`)).statusCode).toBe(200);
+    });
+
     it('400 names the field: a price off the tick, a size below the minimum, an unknown symbol', async () => {
       const offTick = await call(user, 'POST', `${base()}/orders`, { symbol: v.symbol, side: 'BUY', type: 'LIMIT', qty: v.qty, price: '50000.05' });
       expect(offTick.statusCode).toBe(400);

@@ -26,10 +26,14 @@ export interface TradingTransportOptions {
   now?: () => number;
 }
 
-/** The simulator's mount for a network: TESTNET accounts are separate (DESIGN §3.5); OKX demo is a header. */
+/**
+ * The simulator's mount for a network (`/sim/<exchange>` MAINNET, `/sim/testnet/<exchange>` TESTNET:
+ * separate accounts, DESIGN §3.5), with the headers the exchange's own testnet host wants (OKX demo's
+ * `x-simulated-trading: 1`), as the descriptor states them.
+ */
 export function simBase(exchange: ExchangeId, network: Network): { base: string; headers: Record<string, string> } {
-  if (exchange === 'okx') return { base: '/sim/okx', headers: network === 'TESTNET' ? { 'x-simulated-trading': '1' } : {} };
-  return { base: network === 'TESTNET' ? `/sim/testnet/${exchange}` : `/sim/${exchange}`, headers: {} };
+  const testnet = network === 'TESTNET';
+  return { base: testnet ? `/sim/testnet/${exchange}` : `/sim/${exchange}`, headers: { ...EXCHANGES[exchange].hosts.rest(testnet).headers } };
 }
 
 /**

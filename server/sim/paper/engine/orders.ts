@@ -56,10 +56,23 @@ function withinBrackets(ctx: EngineContext, symbol: string, leverage: number, va
   return cap === null || value <= cap;
 }
 
-export function placeOrder(ctx: EngineContext, acc: AccountState, req: PlaceRequest, at: number): Result<OrderState> {
-  const u = ctx.units(req.symbol);
-  if (!u) return no('unknown-symbol', `Unknown symbol ${req.symbol}.`, 'symbol');
-  const policy: EnginePolicy = { ...ctx.policy, ...req.policy };
+/** A request that passed every check, in the engine's units, ready to become an order. */
+interface CheckedOrder {
+  req: PlaceRequest;
+  policy: EnginePolicy;
+  conditional: boolean;
+  market: boolean;
+  price: bigint | null;
+  trigger: bigint | null;
+  closePosition: boolean;
+  reduceOnly: boolean;
+  qty: bigint;
+  tif: NonNullable<PlaceRequest['timeInForce']>;
+  last: bigint;
+}
+
+/** Price, trigger and quantity in the instrument's units, and their shapes for the order type. */
+function parseOrderNumbers(u: NonNullable<ReturnType<EngineContext['units']>>, req: PlaceRequest): Result<Pick<CheckedOrder, 'conditional' | 'market' | 'price' | 'trigger' | 'closePosition' | 'qty'>> {
   const conditional = isConditional(req.type);
   const market = isMarketType(req.type);
   const price = parsePrice(u, req.price, 'price');
@@ -79,6 +92,17 @@ export function placeOrder(ctx: EngineContext, acc: AccountState, req: PlaceRequ
     if (isRefusal(q)) return { ok: false, refusal: q };
     qty = q;
   }
+  return { ok: true, value: { conditional, market, price, trigger, closePosition, qty } };
+}
+
+/** Every check a new order passes before anything changes (the exchange's refusals, in its order). */
+function checkOrder(ctx: EngineContext, acc: AccountState, req: PlaceRequest, at: number): Result<CheckedOrder> {
+  const u = ctx.units(req.symbol);
+  if (!u) return no('unknown-symbol', `Unknown symbol ${req.symbol}.`, 'symbol');
+  const policy: EnginePolicy = { ...ctx.policy, ...req.policy };
+  const numbers = parseOrderNumbers(u, req);
+  if (!numbers.ok) return numbers;
+  const { conditional, market, price, trigger, closePosition, qty } = numbers.value;
   const lastTrade = ctx.tape.last(req.symbol, at);
   if (!lastTrade) return no('no-market', `${req.symbol} has not traded yet.`, 'symbol');
   const last = lastTrade.price;
@@ -100,68 +124,75 @@ export function placeOrder(ctx: EngineContext, acc: AccountState, req: PlaceRequ
     if (r === 0n) return no('reduce-only-rejected', 'Reduce-only order would not reduce the position.', 'reduceOnly');
     if (policy.reduceOnly === 'reject' && qty > r) return no('reduce-only-rejected', 'Reduce-only order is larger than the position.', 'qty');
   }
-  const settle = u.spec.settle;
   if (!reduceOnly) {
     const s = acc.settings.get(req.symbol)?.leverage ?? ctx.defaultLeverage(req.symbol);
     const grow = qty - (qty < reducible(acc, req.symbol, req.side) ? qty : reducible(acc, req.symbol, req.side));
     const value = (acc.positions.get(req.symbol)?.cost ?? 0n) + u.value(grow, price ?? trigger ?? last);
     if (grow > 0n && !withinBrackets(ctx, req.symbol, s, value)) return no('position-limit-exceeded', 'Exceeded the maximum allowable position at current leverage.', 'qty');
   }
+  return { ok: true, value: { req, policy, conditional, market, price, trigger, closePosition, reduceOnly, qty, tif, last } };
+}
 
-  const make = (): OrderState => {
-    const id = acc.takeId();
-    const o: OrderState = {
-      id,
-      clientId: req.clientId ?? `paper-${id}`,
-      symbol: req.symbol,
-      side: req.side,
-      type: req.type,
-      timeInForce: tif,
-      postOnly: req.postOnly === true,
-      reduceOnly,
-      closePosition,
-      qty,
-      filled: 0n,
-      price,
-      trigger,
-      triggerDirection: conditional ? (req.triggerDirection ?? defaultDirection(req.type, req.side)) : null,
-      status: conditional ? 'UNTRIGGERED' : 'NEW',
-      triggeredAt: null,
-      releasedId: null,
-      sumPriceQty: 0n,
-      fee: 0n,
-      realised: 0n,
-      reason: null,
-      meta: { ...req.meta },
-      createdAt: at,
-      updatedAt: at,
-    };
-    acc.orders.set(id, o);
-    orderEvent(ctx, acc, o, 'new', at);
-    return o;
+/** The order in the book (its `new` event sent). */
+function makeOrder(ctx: EngineContext, acc: AccountState, c: CheckedOrder, at: number): OrderState {
+  const { req } = c;
+  const id = acc.takeId();
+  const o: OrderState = {
+    id,
+    clientId: req.clientId ?? `paper-${id}`,
+    symbol: req.symbol,
+    side: req.side,
+    type: req.type,
+    timeInForce: c.tif,
+    postOnly: req.postOnly === true,
+    reduceOnly: c.reduceOnly,
+    closePosition: c.closePosition,
+    qty: c.qty,
+    filled: 0n,
+    price: c.price,
+    trigger: c.trigger,
+    triggerDirection: c.conditional ? (req.triggerDirection ?? defaultDirection(req.type, req.side)) : null,
+    status: c.conditional ? 'UNTRIGGERED' : 'NEW',
+    triggeredAt: null,
+    releasedId: null,
+    sumPriceQty: 0n,
+    fee: 0n,
+    realised: 0n,
+    reason: null,
+    meta: { ...req.meta },
+    createdAt: at,
+    updatedAt: at,
   };
+  acc.orders.set(id, o);
+  orderEvent(ctx, acc, o, 'new', at);
+  return o;
+}
 
-  if (conditional) {
-    const dir = req.triggerDirection ?? defaultDirection(req.type, req.side);
-    const immediate = dir === 'rise' ? last >= trigger! : last <= trigger!;
-    if (immediate && policy.immediateTrigger === 'reject') return no('would-immediately-trigger', 'Order would immediately trigger.', 'trigger');
-    // No margin check while it waits (Binance: "no margin check before the conditional order gets triggered").
-    const o = make();
-    if (immediate) fire(ctx, acc, o, last, at);
-    return { ok: true, value: o };
-  }
+/** A conditional order waits (no margin check before it triggers) or fires at once when the price is already past. */
+function placeConditional(ctx: EngineContext, acc: AccountState, c: CheckedOrder, at: number): Result<OrderState> {
+  const dir = c.req.triggerDirection ?? defaultDirection(c.req.type, c.req.side);
+  const immediate = dir === 'rise' ? c.last >= c.trigger! : c.last <= c.trigger!;
+  if (immediate && c.policy.immediateTrigger === 'reject') return no('would-immediately-trigger', 'Order would immediately trigger.', 'trigger');
+  // No margin check while it waits (Binance: "no margin check before the conditional order gets triggered").
+  const o = makeOrder(ctx, acc, c, at);
+  if (immediate) fire(ctx, acc, o, c.last, at);
+  return { ok: true, value: o };
+}
 
-  const plan = planTake(ctx, acc, { symbol: req.symbol, side: req.side, limit: price, remaining: qty, reduceOnly }, last);
+/** A plain order takes what it can at once (IOC/FOK/post-only rules), and a GTC rest waits in the book if its margin allows. */
+function placePlain(ctx: EngineContext, acc: AccountState, c: CheckedOrder, at: number): Result<OrderState> {
+  const { req } = c;
+  const plan = planTake(ctx, acc, { symbol: req.symbol, side: req.side, limit: c.price, remaining: c.qty, reduceOnly: c.reduceOnly }, c.last);
   if (plan !== 'rest' && 'code' in plan) return { ok: false, refusal: plan };
   if (plan !== 'rest') {
     if (req.postOnly) {
-      if (policy.postOnly === 'reject') return no('post-only-would-take', 'The post-only order would take liquidity.', 'postOnly');
-      const o = make();
+      if (c.policy.postOnly === 'reject') return no('post-only-would-take', 'The post-only order would take liquidity.', 'postOnly');
+      const o = makeOrder(ctx, acc, c, at);
       finish(ctx, acc, o, 'CANCELED', 'post-only-would-take', at);
       return { ok: true, value: o };
     }
-    const o = make();
-    if (tif === 'FOK' && plan.qty < qty) {
+    const o = makeOrder(ctx, acc, c, at);
+    if (c.tif === 'FOK' && plan.qty < c.qty) {
       finish(ctx, acc, o, 'EXPIRED', 'fok', at);
       return { ok: true, value: o };
     }
@@ -170,16 +201,23 @@ export function placeOrder(ctx: EngineContext, acc: AccountState, req: PlaceRequ
     expireStaleReduceOnly(ctx, acc, req.symbol, at);
     return { ok: true, value: o };
   }
-  if (tif !== 'GTC') {
-    const o = make();
-    finish(ctx, acc, o, 'EXPIRED', tif.toLowerCase(), at);
+  if (c.tif !== 'GTC') {
+    const o = makeOrder(ctx, acc, c, at);
+    finish(ctx, acc, o, 'EXPIRED', c.tif.toLowerCase(), at);
     return { ok: true, value: o };
   }
-  if (!reduceOnly) {
-    const need = marginFor(ctx, acc, req.symbol, req.side, qty, price!);
+  if (!c.reduceOnly) {
+    const settle = ctx.units(req.symbol)!.spec.settle;
+    const need = marginFor(ctx, acc, req.symbol, req.side, c.qty, c.price!);
     if (need > 0n && need > currencyTotals(ctx, acc, settle).available) return no('insufficient-margin', 'Margin is insufficient.');
   }
-  return { ok: true, value: make() };
+  return { ok: true, value: makeOrder(ctx, acc, c, at) };
+}
+
+export function placeOrder(ctx: EngineContext, acc: AccountState, req: PlaceRequest, at: number): Result<OrderState> {
+  const checked = checkOrder(ctx, acc, req, at);
+  if (!checked.ok) return checked;
+  return checked.value.conditional ? placeConditional(ctx, acc, checked.value, at) : placePlain(ctx, acc, checked.value, at);
 }
 
 export function amendOrder(ctx: EngineContext, acc: AccountState, ref: OrderRef, req: AmendRequest, at: number): Result<OrderState> {
