@@ -37,6 +37,18 @@ export function tradeStreamUrl(location: Pick<Location, 'protocol' | 'host'> = w
 const OPEN = 1;
 const REAUTH_MS = 10 * 60_000;
 
+/** A frame from the server as the contract reads it; anything else (not JSON, unknown shape) is dropped. */
+function readFrame(data: unknown): StreamServerMessage | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(String(data));
+  } catch {
+    return null;
+  }
+  const parsed = streamServerMessageSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
 export function openTradeStream(key: { apiKeyId: string; keyPassword: string }, handlers: TradeStreamHandlers, options: TradeStreamOptions = {}): { close(): void } {
   const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as new (url: string) => SocketLike);
   const url = options.url ?? tradeStreamUrl();
@@ -77,15 +89,8 @@ export function openTradeStream(key: { apiKeyId: string; keyPassword: string }, 
       }, REAUTH_MS);
     };
     s.onmessage = (ev) => {
-      let raw: unknown;
-      try {
-        raw = JSON.parse(String(ev.data));
-      } catch {
-        return;
-      }
-      const parsed = streamServerMessageSchema.safeParse(raw);
-      if (!parsed.success) return;
-      const m = parsed.data;
+      const m = readFrame(ev.data);
+      if (!m) return;
       if (m.type === 'authenticated' && !subscribed) {
         // Subscribe once the server knows who we are (a re-auth later answers `authenticated` again).
         subscribed = true;
