@@ -86,6 +86,8 @@ const roomPolicies = [
   { from: room('contracts'), allow: { to: external('zod') } },
   // src/api/market/README.md: ../contracts (types), react-query, web platform APIs.
   { from: room('api-market'), allow: { to: room('contracts'), dependency: onlyTypes } },
+  // …and the exchanges' wire parsers it shares with server/exchanges (src/api/contracts/wire/README.md).
+  { from: room('api-market'), allow: { to: fileOf('contracts', 'wire/**') } },
   // src/ui/README.md: React, Mantine, react-router and api.
   { from: room('ui'), allow: { to: API } },
   // src/auth/README.md: api, state, ui.

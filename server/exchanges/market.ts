@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { dec, scaleOf, str } from '../../src/api/contracts/decimal';
 import type { Instrument } from '../../src/api/contracts/exchanges';
+import type { Tickers, TickerStream } from './tickers';
 
 /**
  * An exchange's public market data as the server reads it (issue 23 §1): its candle request and parser
- * (`<exchange>/candles.ts`) and its instrument list's request(s) and parser (`<exchange>/instruments.ts`).
+ * (`<exchange>/candles.ts`), its instrument list's request(s) and parser (`<exchange>/instruments.ts`), and
+ * its 24 h tickers over REST and their stream (`<exchange>/tickers.ts`, types in `tickers.ts`).
  * The scanner, the alert catch-up job and exchange-info read them from the descriptor (`market`) instead
  * of switching on the exchange. What the parsers share lives here.
  */
@@ -60,6 +62,10 @@ export interface Instruments {
 export interface MarketData {
   candles: Candles;
   instruments: Instruments;
+  /** The scanner's REST tickers: the requests of a refresh (optional ones marked) and one parser to its ticker fields. */
+  tickers: Tickers;
+  /** The scanner's all-market ticker stream: the fields it keeps current and its plan (connections, heartbeat, frame parser). */
+  tickerStream: TickerStream;
 }
 
 // ------------------------------------------------------------------------------- shared parsing
@@ -78,18 +84,6 @@ export function wireNumber(v: unknown): number | null {
 }
 
 export const rawList = z.array(z.looseObject({}));
-export const candleRows = z.array(z.array(z.union([z.string(), z.number(), z.null()])));
-
-/** A bar from wire values, or none when one of them is not a number. */
-export function candleBar(time: unknown, high: unknown, low: unknown, close: unknown, closed?: boolean): CandleBar[] {
-  const t = wireNumber(time);
-  const h = wireNumber(high);
-  const l = wireNumber(low);
-  const c = wireNumber(close);
-  if (t === null || h === null || l === null || c === null) return [];
-  return [closed === undefined ? { time: t, high: h, low: l, close: c } : { time: t, high: h, low: l, close: c, closed }];
-}
-
 export const oldestFirst = (bars: CandleBar[]): CandleBar[] => bars.sort((a, b) => a.time - b.time);
 
 /**

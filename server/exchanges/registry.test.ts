@@ -145,6 +145,50 @@ describe.each(DESCRIPTORS)('$id: candles and instruments', (d) => {
   });
 });
 
+/** The recorded answer of `GET <path>` by the fixtures' own index (`_index.json` endpoints), a composed one before a doc example. */
+function recordedAt(id: string, path: string): unknown {
+  const index = fixture<Array<{ file: string; kind?: string; endpoint?: string }>>(id, '_index.json');
+  const at = index.filter((e) => e.kind === 'rest-response' && e.endpoint?.split(' ').slice(0, 2).join(' ') === `GET ${path}`);
+  const entry = at.find((e) => !e.file.includes('.doc.')) ?? at[0];
+  if (!entry) throw new Error(`${id}: no recorded answer of GET ${path} in tests/fixtures/exchanges/${id}/_index.json`);
+  return fixture(id, entry.file);
+}
+
+/** An instrument list that lists whatever symbol is asked for (a linear contract of value 1). */
+class EverySymbolListed extends Map<string, Instrument> {
+  override has(): boolean {
+    return true;
+  }
+  override get(symbol: string): Instrument {
+    return { symbol, exchangeSymbol: symbol, base: 'B', quote: 'USDT', settle: 'USDT', category: 'linear', tickSize: '0.1', stepSize: '1', minQty: '1', maxQty: '1000', contractValue: '1', precision: 1, quantityPrecision: 0 };
+  }
+}
+
+describe.each(DESCRIPTORS)('$id: the scanner\'s tickers', (d) => {
+  it('parses its recorded ticker answers into ticker fields, with or without the optional ones, for listed instruments only', () => {
+    const { tickers, tickerStream } = d.market;
+    expect(tickers.requests.some((r) => !r.optional)).toBe(true);
+    for (const r of tickers.requests) expect(r.path.startsWith('/')).toBe(true);
+    const bodies = tickers.requests.map((r) => recordedAt(d.id, r.path));
+    const withoutOptional = tickers.requests.map((r, k) => (r.optional ? null : bodies[k]));
+    for (const answers of [bodies, withoutOptional]) {
+      const rows = tickers.parse(answers, new EverySymbolListed());
+      expect(rows.size).toBeGreaterThan(0);
+      for (const [symbol, fields] of rows) {
+        expect(Number.isFinite(fields.last), symbol).toBe(true);
+        for (const v of Object.values(fields)) expect(v === null || Number.isFinite(v), symbol).toBe(true);
+      }
+    }
+    const listed = new Map(d.market.instruments.parse(recorded(d.id, INSTRUMENT_ANSWERS)).map((i) => [i.exchangeSymbol, i]));
+    for (const symbol of tickers.parse(bodies, listed).keys()) expect(listed.has(symbol), symbol).toBe(true);
+    const plan = tickerStream.plan([...listed.values()]);
+    expect(plan.connections.length).toBeGreaterThan(0);
+    for (const c of plan.connections) expect(c.path.startsWith('/')).toBe(true);
+    expect(tickerStream.fields).toContain('last');
+    expect(plan.onFrame('not json')).toEqual([]);
+  });
+});
+
 /** A vector's call as text, whatever its file names the parts. */
 function partsOf(v: SigningVector, timestamp: string): SigningParts {
   const query = v.query ?? '';

@@ -1,15 +1,20 @@
-import { z } from 'zod';
-import { candleBar, candleRows, oldestFirst, parse, UpstreamFormatError, type Candles } from '../market';
+import { binanceCandleRows } from '../../../src/api/contracts/wire/binance';
+import { WireFormatError } from '../../../src/api/contracts/wire/common';
+import { oldestFirst, UpstreamFormatError, type Candles } from '../market';
 
-const errorEnvelope = z.object({ code: z.number(), msg: z.string() });
-
-/** `GET /fapi/v1/klines` (binance.md §4): rows `[openTime, o, h, l, c, …]`, oldest first; the last one is forming. */
+/**
+ * `GET /fapi/v1/klines` (binance.md §4): rows `[openTime, o, h, l, c, …]`, oldest first; the last one is forming.
+ * The rows are read by the parser the SPA shares (`src/api/contracts/wire/binance.ts`); rows it cannot read are left out.
+ */
 export const binanceCandles: Candles = {
   maxBars: 1000,
   path: (inst, { interval, closed }) => `/fapi/v1/klines?symbol=${encodeURIComponent(inst.exchangeSymbol)}&interval=${interval}&limit=${closed + 1}`,
   parse(body) {
-    const err = errorEnvelope.safeParse(body);
-    if (err.success) throw new UpstreamFormatError(`binance klines: ${err.data.msg} (code ${err.data.code})`);
-    return oldestFirst(parse(candleRows, body, 'binance klines').flatMap((r) => candleBar(r[0], r[2], r[3], r[4])));
+    try {
+      return oldestFirst(binanceCandleRows(body, { skipMalformedRows: true }).map((c) => ({ time: Math.round(c.time * 1000), high: c.high, low: c.low, close: c.close })));
+    } catch (err) {
+      if (!(err instanceof WireFormatError)) throw err;
+      throw new UpstreamFormatError(err.reason === 'exchange' ? `binance klines: ${err.message} (code ${String(err.code)})` : `binance klines: unexpected response (${err.message})`);
+    }
   },
 };

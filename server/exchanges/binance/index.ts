@@ -7,6 +7,7 @@ import { binancePrivateStream } from './stream';
 import { BinanceTrading } from './trading';
 import { binanceCandles } from './candles';
 import { binanceInstruments } from './instruments';
+import { binanceTickers, binanceTickerStream } from './tickers';
 
 /** Binance USDⓈ-M futures (binance.md): the SPA and this server reach the same hosts; testnet is the demo host. */
 const PUBLIC = {
@@ -26,5 +27,5 @@ export const binance: ExchangeDescriptor = {
   connector: (ctx) => new BinanceTrading(ctx),
   privateStream: binancePrivateStream,
   keyPermissions: binanceKeyPermissions,
-  market: { candles: binanceCandles, instruments: binanceInstruments },
+  market: { candles: binanceCandles, instruments: binanceInstruments, tickers: binanceTickers, tickerStream: binanceTickerStream },
 };

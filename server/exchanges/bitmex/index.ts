@@ -7,6 +7,7 @@ import { bitmexPrivateStream } from './stream';
 import { BitmexTrading } from './trading';
 import { bitmexCandles } from './candles';
 import { bitmexInstruments } from './instruments';
+import { bitmexTickers, bitmexTickerStream } from './tickers';
 
 /** Browsers cannot call BitMEX's REST (CORS, SPEC §7): the SPA goes through this server's proxies, to these paths only. */
 const MAINNET = 'https://www.bitmex.com';
@@ -33,5 +34,5 @@ export const bitmex: ExchangeDescriptor = {
   connector: (ctx) => new BitmexTrading(ctx),
   privateStream: bitmexPrivateStream,
   keyPermissions: bitmexKeyPermissions,
-  market: { candles: bitmexCandles, instruments: bitmexInstruments },
+  market: { candles: bitmexCandles, instruments: bitmexInstruments, tickers: bitmexTickers, tickerStream: bitmexTickerStream },
 };

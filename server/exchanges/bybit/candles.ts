@@ -1,17 +1,23 @@
-import { z } from 'zod';
-import { candleBar, candleRows, oldestFirst, parse, UpstreamFormatError, type Candles } from '../market';
+import { bybitCandleRows } from '../../../src/api/contracts/wire/bybit';
+import { WireFormatError } from '../../../src/api/contracts/wire/common';
+import { oldestFirst, UpstreamFormatError, type Candles } from '../market';
 
-const page = z.object({ retCode: z.number(), retMsg: z.string(), result: z.looseObject({ list: candleRows.optional() }) });
-
-/** `GET /v5/market/kline` (bybit.md §4): `result.list` rows `[start, o, h, l, c, volume, turnover]`, newest first, the forming one included. */
+/**
+ * `GET /v5/market/kline` (bybit.md §4): `result.list` rows `[start, o, h, l, c, volume, turnover]`, newest first, the
+ * forming one included. Read by the parser the SPA shares (`src/api/contracts/wire/bybit.ts`; the server reads no
+ * volume); rows it cannot read are left out.
+ */
 export const bybitCandles: Candles = {
   maxBars: 1000,
   path: (inst, { interval, closed }) =>
     `/v5/market/kline?category=${inst.category}&symbol=${encodeURIComponent(inst.exchangeSymbol)}&interval=${interval === '1m' ? '1' : '60'}&limit=${closed + 1}`,
   parse(body) {
-    const p = parse(page, body, 'bybit kline');
-    // Errors come with HTTP 200 (trap 9).
-    if (p.retCode !== 0) throw new UpstreamFormatError(`bybit kline: ${p.retMsg} (retCode ${p.retCode})`);
-    return oldestFirst((p.result.list ?? []).flatMap((r) => candleBar(r[0], r[2], r[3], r[4])));
+    try {
+      return oldestFirst(bybitCandleRows(body, 'linear', { skipMalformedRows: true }).map((c) => ({ time: Math.round(c.time * 1000), high: c.high, low: c.low, close: c.close })));
+    } catch (err) {
+      if (!(err instanceof WireFormatError)) throw err;
+      // Errors come with HTTP 200 (trap 9).
+      throw new UpstreamFormatError(err.reason === 'exchange' ? `bybit kline: ${err.message} (retCode ${String(err.code)})` : `bybit kline: unexpected response (${err.message})`);
+    }
   },
 };

@@ -7,6 +7,7 @@ import { bybitPrivateStream } from './stream';
 import { BybitTrading } from './trading';
 import { bybitCandles } from './candles';
 import { bybitInstruments } from './instruments';
+import { bybitTickers, bybitTickerStream } from './tickers';
 
 /** Bybit v5 (bybit.md), unified account: the SPA and this server reach the same hosts. */
 const PUBLIC = {
@@ -26,5 +27,5 @@ export const bybit: ExchangeDescriptor = {
   connector: (ctx) => new BybitTrading(ctx),
   privateStream: bybitPrivateStream,
   keyPermissions: bybitKeyPermissions,
-  market: { candles: bybitCandles, instruments: bybitInstruments },
+  market: { candles: bybitCandles, instruments: bybitInstruments, tickers: bybitTickers, tickerStream: bybitTickerStream },
 };

@@ -7,6 +7,7 @@ import { okxPrivateStream } from './stream';
 import { OkxTrading } from './trading';
 import { okxCandles } from './candles';
 import { okxInstruments } from './instruments';
+import { okxTickers, okxTickerStream } from './tickers';
 
 /** Browsers cannot call OKX's REST (CORS, SPEC §7): the SPA goes through this server's proxy, to these paths only. */
 const HOST = 'https://www.okx.com';
@@ -33,5 +34,5 @@ export const okx: ExchangeDescriptor = {
   connector: (ctx) => new OkxTrading(ctx),
   privateStream: okxPrivateStream,
   keyPermissions: okxKeyPermissions,
-  market: { candles: okxCandles, instruments: okxInstruments },
+  market: { candles: okxCandles, instruments: okxInstruments, tickers: okxTickers, tickerStream: okxTickerStream },
 };

@@ -3,17 +3,8 @@ import type { Instrument } from '../../../src/api/contracts/exchanges';
 import { HttpError } from '../../lib/http-error';
 import { UpstreamFormatError } from '../exchange-info-parsers';
 import type { FetchLike, RestBase } from '../exchange-info';
-import {
-  atrPercent,
-  byExchangeSymbol,
-  candlePath,
-  parseBinanceTickers,
-  parseBitmexTickers,
-  parseBybitTickers,
-  parseCandles,
-  parseOkxTickers,
-  type TickerFields,
-} from './parsers';
+import { EXCHANGES } from '../../exchanges/registry';
+import { atrPercent, byExchangeSymbol, candlePath, parseCandles, type TickerFields } from './parsers';
 
 /**
  * What the scanner asks each exchange over REST (paths and pacing: `README.md`), and the errors that
@@ -87,32 +78,14 @@ export class ExchangeSource {
     });
   }
 
-  /** Every listed perpetual's ticker fields, by the exchange's own symbol (mainnet). */
+  /**
+   * Every listed perpetual's ticker fields, by the exchange's own symbol (mainnet): the exchange's ticker
+   * requests sent together (its `market.tickers`), the optional ones answering null when they fail.
+   */
   async tickers(exchange: ExchangeId, instruments: Instrument[]): Promise<Map<string, Partial<TickerFields>>> {
-    const map = byExchangeSymbol(instruments);
-    switch (exchange) {
-      case 'binance': {
-        const [tickers, premium] = await Promise.all([this.get(exchange, '/fapi/v1/ticker/24hr'), this.optional(exchange, '/fapi/v1/premiumIndex')]);
-        const out = parseBinanceTickers(tickers, premium ?? []);
-        for (const xs of out.keys()) if (!map.has(xs)) out.delete(xs);
-        return out;
-      }
-      case 'bybit': {
-        const [linear, inverse] = await Promise.all([this.get(exchange, '/v5/market/tickers?category=linear'), this.get(exchange, '/v5/market/tickers?category=inverse')]);
-        return new Map([...parseBybitTickers(linear, map), ...parseBybitTickers(inverse, map)]);
-      }
-      case 'okx': {
-        const empty = { code: '0', msg: '', data: [] };
-        const [tickers, funding, oi] = await Promise.all([
-          this.get(exchange, '/api/v5/market/tickers?instType=SWAP'),
-          this.optional(exchange, '/api/v5/public/funding-rate?instId=ANY'),
-          this.optional(exchange, '/api/v5/public/open-interest?instType=SWAP'),
-        ]);
-        return parseOkxTickers(tickers, funding ?? empty, oi ?? empty, map);
-      }
-      case 'bitmex':
-        return parseBitmexTickers(await this.get(exchange, '/api/v1/instrument/active'), map);
-    }
+    const { tickers } = EXCHANGES[exchange].market;
+    const bodies = await Promise.all(tickers.requests.map((r) => (r.optional ? this.optional(exchange, r.path) : this.get(exchange, r.path))));
+    return tickers.parse(bodies, byExchangeSymbol(instruments));
   }
 
   /**

@@ -1,162 +1,28 @@
 import type WebSocket from 'ws';
 import type { ExchangeId } from '../../../src/api/contracts/common';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
-import { binanceTicker, bitmexTicker, bybitTicker, okxTicker, type TickerFields } from './parsers';
+import { EXCHANGES, perExchange } from '../../exchanges/registry';
+import type { StreamConnection, StreamPatch, StreamPlan, TickerFields } from '../../exchanges/tickers';
 
 /**
  * The exchanges' all-market ticker streams, consumed once per exchange by the server (never by each
- * browser), so 100 scanners cost an exchange one connection:
- * - binance `!ticker@arr` (every symbol that changed, each second) on `/market/stream`;
- * - bybit `tickers.<symbol>` for every perpetual on `/v5/public/linear` and `/inverse` (snapshot,
- *   then deltas of the changed fields only: merged here, trap 16);
- * - okx `tickers` per instId on `/ws/v5/public` (no all-market channel exists);
- * - bitmex the `instrument` table (every instrument: partial, then updates to merge).
- * Each frame becomes the changed rows' ticker fields through the same mappers as the REST answers.
+ * browser), so 100 scanners cost an exchange one connection. What each exchange's stream is (paths,
+ * subscriptions, heartbeat, the frame parser and its merged state) is its folder's
+ * (`server/exchanges/<exchange>/tickers.ts`, `EXCHANGES[id].market.tickerStream`); each frame becomes the
+ * changed rows' ticker fields through the same mappers as the REST answers. Here: keeping them open.
  */
+
+export type { StreamPatch, StreamPlan };
 
 /** Opens a socket to `path` below the exchange's WebSocket root (live host, or the simulator in-process). */
 export type OpenStreamSocket = (exchange: ExchangeId, path: string) => Promise<WebSocket>;
 
-/** Ticker fields of the rows a frame changed, by the exchange's own symbol. */
-export type StreamPatch = Array<[exchangeSymbol: string, fields: Partial<TickerFields>]>;
-
-interface Connection {
-  path: string;
-  /** Sent on every (re)connect. */
-  subscribe: string[];
-}
-
-export interface StreamPlan {
-  connections: Connection[];
-  /** Client heartbeat: text to send when the stream has been quiet for `afterMs` (binance: none, the server pings). */
-  heartbeat: { afterMs: number; text: string } | null;
-  onFrame(text: string): StreamPatch;
-  /** Forget merged state (a reconnect starts from a new snapshot). */
-  reset(): void;
-}
-
 /** Which ticker fields an exchange's stream keeps current (the others only move with REST refreshes). */
-export const STREAM_FIELDS: Record<ExchangeId, readonly (keyof TickerFields)[]> = {
-  binance: ['last', 'changePercent', 'quoteVolume', 'rangePercent'],
-  okx: ['last', 'changePercent', 'quoteVolume', 'rangePercent'],
-  bybit: ['last', 'changePercent', 'quoteVolume', 'rangePercent', 'fundingRate', 'nextFundingTime', 'openInterest'],
-  bitmex: ['last', 'changePercent', 'quoteVolume', 'rangePercent', 'fundingRate', 'nextFundingTime', 'openInterest'],
-};
+export const STREAM_FIELDS: Record<ExchangeId, readonly (keyof TickerFields)[]> = perExchange((d) => d.market.tickerStream.fields);
 
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null; // heartbeats (`pong`) and anything else that is not JSON
-  }
-};
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let k = 0; k < list.length; k += size) out.push(list.slice(k, k + size));
-  return out;
-}
-
-/** Subscriptions per message: bybit and okx cap args per request and per connection (bybit.md §2, okx.md §2). */
-const ARGS_PER_MESSAGE = 100;
-
+/** The exchange's ticker stream for these instruments. */
 export function streamPlan(exchange: ExchangeId, instruments: readonly Instrument[]): StreamPlan {
-  const bySymbol = new Map(instruments.map((i) => [i.exchangeSymbol, i]));
-  switch (exchange) {
-    case 'binance':
-      return {
-        connections: [{ path: '/market/stream?streams=!ticker@arr', subscribe: [] }],
-        heartbeat: null,
-        reset: () => undefined,
-        onFrame(text) {
-          const frame = parseJson(text);
-          const data = isObject(frame) ? frame.data : frame;
-          if (!Array.isArray(data)) return [];
-          const out: StreamPatch = [];
-          for (const e of data) if (isObject(e) && typeof e.s === 'string' && bySymbol.has(e.s)) out.push([e.s, binanceTicker(e)]);
-          return out;
-        },
-      };
-    case 'bybit': {
-      const merged = new Map<string, Record<string, unknown>>();
-      const topics = (category: 'linear' | 'inverse') => instruments.filter((i) => i.category === category).map((i) => `tickers.${i.exchangeSymbol}`);
-      return {
-        connections: (['linear', 'inverse'] as const)
-          .map((category) => ({ path: `/v5/public/${category}`, subscribe: chunks(topics(category), ARGS_PER_MESSAGE).map((args) => JSON.stringify({ op: 'subscribe', args })) }))
-          .filter((c) => c.subscribe.length > 0),
-        heartbeat: { afterMs: 20_000, text: JSON.stringify({ op: 'ping' }) },
-        // Not cleared: the two categories have their own connections, and every resubscription
-        // starts with a snapshot that replaces its symbol's merged state anyway.
-        reset: () => undefined,
-        onFrame(text) {
-          const frame = parseJson(text);
-          if (!isObject(frame) || typeof frame.topic !== 'string' || !frame.topic.startsWith('tickers.') || !isObject(frame.data)) return [];
-          const symbol = frame.topic.slice('tickers.'.length);
-          const inst = bySymbol.get(symbol);
-          if (!inst) return [];
-          // A delta before its snapshot cannot be merged into anything: wait for the snapshot.
-          const base = frame.type === 'snapshot' ? {} : merged.get(symbol);
-          if (!base) return [];
-          const next = { ...base, ...frame.data };
-          merged.set(symbol, next);
-          return [[symbol, bybitTicker(next, inst)]];
-        },
-      };
-    }
-    case 'okx': {
-      const args = instruments.map((i) => ({ channel: 'tickers', instId: i.exchangeSymbol }));
-      return {
-        connections: [{ path: '/ws/v5/public', subscribe: chunks(args, ARGS_PER_MESSAGE).map((a) => JSON.stringify({ op: 'subscribe', args: a })) }],
-        heartbeat: { afterMs: 20_000, text: 'ping' },
-        reset: () => undefined,
-        onFrame(text) {
-          const frame = parseJson(text);
-          if (!isObject(frame) || !isObject(frame.arg) || frame.arg.channel !== 'tickers' || !Array.isArray(frame.data)) return [];
-          const out: StreamPatch = [];
-          for (const t of frame.data) {
-            const inst = isObject(t) && typeof t.instId === 'string' ? bySymbol.get(t.instId) : undefined;
-            if (inst && isObject(t)) out.push([inst.exchangeSymbol, okxTicker(t, inst)]);
-          }
-          return out;
-        },
-      };
-    }
-    case 'bitmex': {
-      const merged = new Map<string, Record<string, unknown>>();
-      let partial = false;
-      return {
-        connections: [{ path: '/realtime', subscribe: [JSON.stringify({ op: 'subscribe', args: ['instrument'] })] }],
-        heartbeat: { afterMs: 5_000, text: 'ping' },
-        reset: () => {
-          merged.clear();
-          partial = false;
-        },
-        onFrame(text) {
-          const frame = parseJson(text);
-          if (!isObject(frame) || frame.table !== 'instrument' || !Array.isArray(frame.data)) return [];
-          // Table diffs mean nothing before the partial that they apply to (trap 16).
-          if (frame.action === 'partial') partial = true;
-          else if (!partial) return [];
-          const out: StreamPatch = [];
-          for (const r of frame.data) {
-            if (!isObject(r) || typeof r.symbol !== 'string') continue;
-            const inst = bySymbol.get(r.symbol);
-            if (!inst) continue;
-            if (frame.action === 'delete') {
-              merged.delete(r.symbol);
-              continue;
-            }
-            const next = { ...(frame.action === 'update' ? merged.get(r.symbol) : undefined), ...r };
-            merged.set(r.symbol, next);
-            out.push([r.symbol, bitmexTicker(next, inst)]);
-          }
-          return out;
-        },
-      };
-    }
-  }
+  return EXCHANGES[exchange].market.tickerStream.plan(instruments);
 }
 
 export interface LiveFeedOptions {
@@ -216,7 +82,7 @@ export class LiveFeed {
     if (was !== now) this.opts.onLive?.(now);
   }
 
-  private connect(conn: Connection, backoffMs: number): void {
+  private connect(conn: StreamConnection, backoffMs: number): void {
     if (this.stopped) return;
     const retry = () => this.later(() => this.connect(conn, Math.min(backoffMs * 2, 30_000)), backoffMs * (0.5 + Math.random() / 2));
     this.opts.open(this.opts.exchange, conn.path).then(

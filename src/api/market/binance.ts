@@ -6,7 +6,8 @@
  * decimals as strings, oldest first; the last row of the newest page is the forming bar (trap 3).
  */
 import { restBase, type DriverDeps, type ExchangeDriver, type LiveTarget } from './driver';
-import { buildUrl, genericHttpError, getJson, isRecord, num, type JsonResponse } from './http';
+import { binanceCandleRows, binanceErrorEnvelope } from '../contracts/wire/binance';
+import { buildUrl, fromWire, genericHttpError, getJson, isRecord, num, toCandle, type JsonResponse } from './http';
 import type { LiveEvent, LiveSpec } from './live';
 import { PAGE_SIZE, type NativePage, type NativePageRequest } from './pager';
 import { MarketDataError, type Candle, type Ticker24h } from './types';
@@ -16,28 +17,17 @@ const EX = 'binance';
 
 /** Binance errors are `{code, msg}` with HTTP 4xx/5xx. `{code:200,msg:"success"}` bodies are not errors (trap 9). */
 export function parseBinanceError(res: JsonResponse): MarketDataError | undefined {
-  const body = res.body;
-  if (isRecord(body) && typeof body.msg === 'string' && (!res.ok || (typeof body.code === 'number' && body.code < 0))) {
-    return new MarketDataError(EX, body.msg, typeof body.code === 'number' || typeof body.code === 'string' ? body.code : undefined, res.status);
+  const envelope = binanceErrorEnvelope(res.body);
+  if (envelope && (!res.ok || (typeof envelope.code === 'number' && envelope.code < 0))) {
+    return new MarketDataError(EX, envelope.message, envelope.code, res.status);
   }
   if (!res.ok) return genericHttpError(EX, res);
   return undefined;
 }
 
+/** The rows are read by the parser the server shares (`src/api/contracts/wire/binance.ts`). */
 export function parseBinanceKlines(body: unknown, symbol: string): Candle[] {
-  if (!Array.isArray(body)) throw new MarketDataError(EX, 'Malformed klines answer from binance');
-  return body.map((row: unknown) => {
-    if (!Array.isArray(row) || row.length < 6) throw new MarketDataError(EX, 'Malformed kline row from binance');
-    return {
-      time: num(row[0], 'open time', EX) / 1000,
-      open: num(row[1], 'open', EX),
-      high: num(row[2], 'high', EX),
-      low: num(row[3], 'low', EX),
-      close: num(row[4], 'close', EX),
-      volume: num(row[5], 'volume', EX), // base asset; column 7 is the quote volume
-      symbol,
-    };
-  });
+  return fromWire(() => binanceCandleRows(body)).map((c) => toCandle(c, symbol));
 }
 
 /** One stream frame: a raw or combined (`{stream,data}`) kline event, a SUBSCRIBE reply, or an error. */

@@ -11,7 +11,8 @@
  * of silence, `pong` expected within 5 s.
  */
 import { restBase, type DriverDeps, type ExchangeDriver, type LiveTarget } from './driver';
-import { buildUrl, genericHttpError, getJson, isRecord, num, type JsonResponse } from './http';
+import { bitmexBinRow, bitmexErrorEnvelope, bitmexUdfHistory } from '../contracts/wire/bitmex';
+import { buildUrl, fromWire, genericHttpError, getJson, isRecord, num, toCandle, type JsonResponse } from './http';
 import { INTERVAL_SECONDS } from './intervals';
 import type { LiveEvent, LiveSpec } from './live';
 import type { NativePage, NativePageRequest } from './pager';
@@ -22,36 +23,19 @@ const EX = 'bitmex';
 
 /** BitMEX REST errors are `{error:{message,name}}` with HTTP 4xx/5xx; UDF errors `{s:"error",errmsg}`. */
 export function parseBitmexError(res: JsonResponse): MarketDataError | undefined {
-  const body = res.body;
-  if (isRecord(body) && isRecord(body.error) && typeof body.error.message === 'string') {
-    return new MarketDataError(EX, body.error.message, typeof body.error.name === 'string' ? body.error.name : undefined, res.status);
-  }
-  if (isRecord(body) && body.s === 'error') {
-    return new MarketDataError(EX, typeof body.errmsg === 'string' && body.errmsg !== '' ? body.errmsg : 'bitmex error', undefined, res.status);
-  }
+  const envelope = bitmexErrorEnvelope(res.body);
+  if (envelope) return new MarketDataError(EX, envelope.message, envelope.code, res.status);
   return res.ok ? undefined : genericHttpError(EX, res);
 }
 
-/** A UDF history answer as oldest-first candles; `nextTime` (seconds) when the range was empty. */
+/**
+ * A UDF history answer as oldest-first candles; `nextTime` (seconds) when the range was empty. Read by the
+ * parser the server's BitMEX folder shares (`src/api/contracts/wire/bitmex.ts`).
+ */
 export function parseBitmexUdfHistory(body: unknown, symbol: string): { candles: Candle[]; nextTime?: number } {
-  if (!isRecord(body)) throw new MarketDataError(EX, 'Malformed history answer from bitmex');
-  if (body.s === 'no_data') return typeof body.nextTime === 'number' ? { candles: [], nextTime: body.nextTime } : { candles: [] };
-  const { t, o, h, l, c, v } = body;
-  if (body.s !== 'ok' || !Array.isArray(t) || ![o, h, l, c].every((a) => Array.isArray(a) && a.length === t.length)) {
-    throw new MarketDataError(EX, 'Malformed history answer from bitmex');
-  }
-  const col = (a: unknown, i: number, what: string) => num((a as unknown[])[i], what, EX);
-  const candles = t.map((time, i) => ({
-    time: num(time, 't', EX),
-    open: col(o, i, 'o'),
-    high: col(h, i, 'h'),
-    low: col(l, i, 'l'),
-    close: col(c, i, 'c'),
-    volume: Array.isArray(v) && v[i] != null ? col(v, i, 'v') : 0,
-    symbol,
-  }));
-  const byTime = new Map(candles.map((x) => [x.time, x]));
-  return { candles: [...byTime.values()].sort((a, b) => a.time - b.time) };
+  const { candles, nextTime } = fromWire(() => bitmexUdfHistory(body));
+  const out = candles.map((c) => toCandle(c, symbol));
+  return nextTime === undefined ? { candles: out } : { candles: out, nextTime };
 }
 
 const BIN_TABLE: Partial<Record<Interval, string>> = { '1m': 'tradeBin1m', '5m': 'tradeBin5m', '1h': 'tradeBin1h', '1d': 'tradeBin1d' };
@@ -70,18 +54,7 @@ export function parseBitmexWsMessage(text: string, symbol: string): LiveEvent[] 
   }
   const binSeconds = TABLE_BIN_SECONDS[msg.table];
   if (binSeconds === undefined) return [];
-  return rows.map((r) => ({
-    kind: 'bar' as const,
-    bar: {
-      time: Date.parse(String(r.timestamp)) / 1000 - binSeconds,
-      open: num(r.open, 'open', EX),
-      high: num(r.high, 'high', EX),
-      low: num(r.low, 'low', EX),
-      close: num(r.close, 'close', EX),
-      volume: num(r.volume, 'volume', EX),
-      symbol,
-    },
-  }));
+  return fromWire(() => rows.map((r) => ({ kind: 'bar' as const, bar: toCandle(bitmexBinRow(r, binSeconds), symbol) })));
 }
 
 /** `GET /api/v1/instrument/active` doubles as the ticker: `lastChangePcnt` is a FRACTION (trap 15). */

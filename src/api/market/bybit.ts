@@ -12,7 +12,8 @@
  * WS `<ws>/v5/public/<category>` topic `kline.<interval>.<symbol>`, JSON ping every 20 s.
  */
 import { restBase, type DriverDeps, type ExchangeDriver, type LiveTarget } from './driver';
-import { buildUrl, genericHttpError, getJson, isRecord, num, type JsonResponse } from './http';
+import { bybitCandleRows, bybitErrorEnvelope, bybitVolumeColumn as wireVolumeColumn } from '../contracts/wire/bybit';
+import { buildUrl, fromWire, genericHttpError, getJson, isRecord, num, toCandle, type JsonResponse } from './http';
 import type { LiveEvent, LiveSpec } from './live';
 import { PAGE_SIZE, type NativePage, type NativePageRequest } from './pager';
 import { inferCategory } from './symbols';
@@ -21,39 +22,24 @@ import { resolveWsBase } from './ws-connection';
 
 const EX = 'bybit';
 
-/** Index of the volume column SPEC §7 asks for (see the file comment). */
+/** Index of the volume column SPEC §7 asks for (see the file comment); the shared parser's. */
 export function bybitVolumeColumn(category: ContractCategory): 5 | 6 {
-  return category === 'inverse' ? 5 : 6;
+  return wireVolumeColumn(category);
 }
 
 /** `retCode != 0` is an error even on HTTP 200; `retMsg` is what the user reads. */
 export function parseBybitError(res: JsonResponse): MarketDataError | undefined {
   const body = res.body;
   if (isRecord(body) && typeof body.retCode === 'number') {
-    if (body.retCode === 0) return undefined;
-    const message = typeof body.retMsg === 'string' && body.retMsg !== '' ? body.retMsg : `bybit error ${body.retCode}`;
-    return new MarketDataError(EX, message, body.retCode, res.status);
+    const envelope = bybitErrorEnvelope(body);
+    return envelope ? new MarketDataError(EX, envelope.message, envelope.code, res.status) : undefined;
   }
   return res.ok ? undefined : genericHttpError(EX, res);
 }
 
+/** The rows are read by the parser the server shares (`src/api/contracts/wire/bybit.ts`): oldest first. */
 export function parseBybitKlines(body: unknown, symbol: string, category: ContractCategory): Candle[] {
-  const list = isRecord(body) && isRecord(body.result) ? body.result.list : undefined;
-  if (!Array.isArray(list)) throw new MarketDataError(EX, 'Malformed kline answer from bybit');
-  const col = bybitVolumeColumn(category);
-  const candles = list.map((row: unknown) => {
-    if (!Array.isArray(row) || row.length < 7) throw new MarketDataError(EX, 'Malformed kline row from bybit');
-    return {
-      time: num(row[0], 'startTime', EX) / 1000,
-      open: num(row[1], 'open', EX),
-      high: num(row[2], 'high', EX),
-      low: num(row[3], 'low', EX),
-      close: num(row[4], 'close', EX),
-      volume: num(row[col], 'volume', EX),
-      symbol,
-    };
-  });
-  return candles.reverse(); // "Sort in reverse by startTime" (trap 1)
+  return fromWire(() => bybitCandleRows(body, category)).map((c) => toCandle(c, symbol));
 }
 
 export function isBybitPong(text: string): boolean {

@@ -1,5 +1,6 @@
 import type { ExchangeId } from '../contracts/common';
-import { MarketDataError } from './types';
+import { WireFormatError, type WireCandle } from '../contracts/wire/common';
+import { MarketDataError, type Candle } from './types';
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -71,4 +72,23 @@ export function genericHttpError(exchange: ExchangeId, res: JsonResponse): Marke
   const text = typeof res.body === 'string' ? res.body.trim().slice(0, 200) : '';
   const message = text && !text.startsWith('<') ? text : `${exchange} answered HTTP ${res.status}`;
   return new MarketDataError(exchange, message, undefined, res.status);
+}
+
+/**
+ * Runs one of the shared wire parsers (`src/api/contracts/wire/<exchange>.ts`, also the server's): its
+ * `WireFormatError` becomes a MarketDataError with the same words (the exchange's own message and code
+ * when the body was its error envelope).
+ */
+export function fromWire<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof WireFormatError) throw new MarketDataError(err.exchange, err.message, err.code);
+    throw err;
+  }
+}
+
+/** A wire bar as the adapters' Candle: the symbol the caller asked for, no `closed` flag. */
+export function toCandle({ time, open, high, low, close, volume }: WireCandle, symbol: string): Candle {
+  return { time, open, high, low, close, volume, symbol };
 }

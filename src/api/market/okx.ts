@@ -8,7 +8,8 @@
  * `<ws>/ws/v5/business`; raw text `ping` after 20 s of silence (OKX cuts at 30 s).
  */
 import { restBase, type DriverDeps, type ExchangeDriver, type LiveTarget } from './driver';
-import { buildUrl, genericHttpError, getJson, isRecord, num, type JsonResponse } from './http';
+import { okxCandleRow, okxCandleRows, okxErrorEnvelope } from '../contracts/wire/okx';
+import { buildUrl, fromWire, genericHttpError, getJson, isRecord, num, toCandle, type JsonResponse } from './http';
 import { INTERVAL_SECONDS } from './intervals';
 import type { LiveEvent, LiveSpec } from './live';
 import { PAGE_SIZE, type NativePage, type NativePageRequest } from './pager';
@@ -24,38 +25,15 @@ const RECENT_BARS = 1440;
 export function parseOkxError(res: JsonResponse): MarketDataError | undefined {
   const body = res.body;
   if (isRecord(body) && (typeof body.code === 'string' || typeof body.code === 'number')) {
-    if (String(body.code) === '0') return undefined;
-    const item = Array.isArray(body.data) ? body.data.find((d) => isRecord(d) && typeof d.sMsg === 'string' && d.sMsg !== '') : undefined;
-    const sMsg = isRecord(item) ? String(item.sMsg) : '';
-    const msg = typeof body.msg === 'string' ? body.msg : '';
-    return new MarketDataError(EX, sMsg || msg || `okx error ${String(body.code)}`, isRecord(item) ? String(item.sCode) : String(body.code), res.status);
+    const envelope = okxErrorEnvelope(body);
+    return envelope ? new MarketDataError(EX, envelope.message, envelope.code, res.status) : undefined;
   }
   return res.ok ? undefined : genericHttpError(EX, res);
 }
 
-function rowToCandle(row: unknown, symbol: string): Candle {
-  if (!Array.isArray(row) || row.length < 7) throw new MarketDataError(EX, 'Malformed candle row from okx');
-  return {
-    time: num(row[0], 'ts', EX) / 1000,
-    open: num(row[1], 'open', EX),
-    high: num(row[2], 'high', EX),
-    low: num(row[3], 'low', EX),
-    close: num(row[4], 'close', EX),
-    volume: num(row[6], 'volCcy', EX),
-    symbol,
-  };
-}
-
+/** The rows (REST and stream) are read by the parser the server shares (`src/api/contracts/wire/okx.ts`). */
 export function parseOkxCandles(body: unknown, symbol: string): Candle[] {
-  const data = isRecord(body) ? body.data : undefined;
-  if (!Array.isArray(data)) throw new MarketDataError(EX, 'Malformed candles answer from okx');
-  // Observed newest first (not documented): sort rather than reverse, and keep one row per ts.
-  const byTime = new Map<number, Candle>();
-  for (const row of data) {
-    const c = rowToCandle(row, symbol);
-    if (!byTime.has(c.time)) byTime.set(c.time, c);
-  }
-  return [...byTime.values()].sort((a, b) => a.time - b.time);
+  return fromWire(() => okxCandleRows(body)).map((c) => toCandle(c, symbol));
 }
 
 export function parseOkxWsMessage(text: string, symbol: string): LiveEvent[] {
@@ -65,7 +43,8 @@ export function parseOkxWsMessage(text: string, symbol: string): LiveEvent[] {
     return [{ kind: 'error', error: new MarketDataError(EX, typeof msg.msg === 'string' ? msg.msg : 'okx stream error', String(msg.code)) }];
   }
   if (!isRecord(msg.arg) || typeof msg.arg.channel !== 'string' || !msg.arg.channel.startsWith('candle') || !Array.isArray(msg.data)) return [];
-  return msg.data.map((row) => ({ kind: 'bar' as const, bar: rowToCandle(row, symbol) }));
+  const rows: unknown[] = msg.data;
+  return fromWire(() => rows.map((row) => ({ kind: 'bar' as const, bar: toCandle(okxCandleRow(row), symbol) })));
 }
 
 /** `GET /api/v5/market/tickers`: no percent field, so change = (last − open24h) / open24h (trap 15). */
