@@ -16,6 +16,7 @@ import { registerOkxWs } from './okx/ws';
 import { createPaper, FAULT_ANSWERS } from './paper';
 import { registerPaperControl } from './paper/control';
 import { refuseHook } from './paper/faults';
+import { registerExchangeFallbacks, registerSimFallback } from './not-found';
 import { PRIVATE_REGISTRARS } from './private';
 
 export interface SimPluginOptions {
@@ -81,6 +82,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
       await app.register(
         async (scope) => {
           for (const register of registrars[exchange]) register(scope, ctx);
+          registerExchangeFallbacks(scope, exchange, `${netPrefix}/${exchange}`);
           // Signed endpoints (private/README.md) and the paper venue, behind the fault hooks.
           await scope.register(async (priv) => {
             priv.addHook('onRequest', paper.faults.hook(exchange, FAULT_ANSWERS[exchange]));
@@ -112,6 +114,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
   app.get('/_control/drop-sockets', { onRequest }, drop);
   app.get('/_control/state', { onRequest }, async (_req, reply) => sendJson(reply, 200, { now: market.now(), seed: market.seed, sockets: hub.size }));
   registerPaperControl(app, { onRequest, paper, hub });
+  registerSimFallback(app);
 };
 
 export default simPlugin;
