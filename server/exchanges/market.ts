@@ -43,6 +43,12 @@ export interface CandleRequest {
 export interface Candles {
   /** Bars one request returns at most. */
   maxBars: number;
+  /**
+   * The gap between two candle requests a live scan keeps (its public rate limit, with room for the
+   * product's other calls): binance 2,400 weight/min and bybit 600 requests / 5 s → 10/s; okx candles 40 / 2 s;
+   * BitMEX 30/min without a key → one every 2.1 s.
+   */
+  liveGapMs: number;
   /** The path (and query) of the newest bars of one instrument. */
   path(inst: Pick<Instrument, 'exchangeSymbol' | 'category'>, req: CandleRequest): string;
   /** The wire body → bars, oldest first (BitMEX times moved from the bucket end to its open); throws on the error envelope. */

@@ -8,6 +8,7 @@ import { oldestFirst, UpstreamFormatError, type Candles } from '../market';
  */
 export const binanceCandles: Candles = {
   maxBars: 1000,
+  liveGapMs: 100,
   path: (inst, { interval, closed }) => `/fapi/v1/klines?symbol=${encodeURIComponent(inst.exchangeSymbol)}&interval=${interval}&limit=${closed + 1}`,
   parse(body) {
     try {

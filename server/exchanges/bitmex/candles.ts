@@ -10,6 +10,7 @@ import { BAR_MS, UpstreamFormatError, type Candles } from '../market';
  */
 export const bitmexCandles: Candles = {
   maxBars: 1000,
+  liveGapMs: 2100,
   path: (inst, { interval, closed, forming }) =>
     `/api/v1/trade/bucketed?binSize=${interval}&symbol=${encodeURIComponent(inst.exchangeSymbol)}&count=${closed + (forming ? 1 : 0)}&reverse=true${forming ? '&partial=true' : ''}`,
   parse(body, interval) {

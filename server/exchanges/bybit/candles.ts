@@ -9,6 +9,7 @@ import { oldestFirst, UpstreamFormatError, type Candles } from '../market';
  */
 export const bybitCandles: Candles = {
   maxBars: 1000,
+  liveGapMs: 100,
   path: (inst, { interval, closed }) =>
     `/v5/market/kline?category=${inst.category}&symbol=${encodeURIComponent(inst.exchangeSymbol)}&interval=${interval === '1m' ? '1' : '60'}&limit=${closed + 1}`,
   parse(body) {

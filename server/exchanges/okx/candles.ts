@@ -9,6 +9,7 @@ import { UpstreamFormatError, type Candles } from '../market';
  */
 export const okxCandles: Candles = {
   maxBars: 300,
+  liveGapMs: 100,
   path: (inst, { interval, closed }) => `/api/v5/market/candles?instId=${encodeURIComponent(inst.exchangeSymbol)}&bar=${interval === '1m' ? '1m' : '1H'}&limit=${closed + 1}`,
   parse(body) {
     try {

@@ -1,4 +1,4 @@
-import { EXCHANGE_DISPLAY_NAMES, type ExchangeId } from '../../../src/api/contracts/common';
+import { EXCHANGE_DISPLAY_NAMES, EXCHANGE_IDS, type ExchangeId } from '../../../src/api/contracts/common';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
 import { HttpError } from '../../lib/http-error';
 import { UpstreamFormatError } from '../exchange-info-parsers';
@@ -11,11 +11,8 @@ import { atrPercent, byExchangeSymbol, candlePath, parseCandles, type TickerFiel
  * name it. No caching here: `ScannerService` decides when to call, and shares the answers.
  */
 
-/**
- * Candle pacing: binance 2,400 weight/min (klines at limit < 100 weigh 1) → 10/s keeps the scanner
- * at a quarter of it; bybit 600 requests / 5 s; okx candles 40 / 2 s; BitMEX 30/min without a key.
- */
-export const LIVE_CANDLE_GAP_MS: Record<ExchangeId, number> = { binance: 100, bybit: 100, okx: 100, bitmex: 2100 };
+/** Candle pacing of a live scan: each exchange's `market.candles.liveGapMs` (its public rate limit). */
+export const LIVE_CANDLE_GAP_MS = Object.fromEntries(EXCHANGE_IDS.map((id) => [id, EXCHANGES[id].market.candles.liveGapMs])) as Record<ExchangeId, number>;
 
 /** 502/504 `{ message }` naming the exchange (DESIGN §3.2 / §5 error shapes). */
 export class ScannerUnavailableError extends HttpError {
