@@ -157,6 +157,10 @@ const roomPolicies = [
     allow: { to: [room('contracts', 'sim', 'sim-private', 'sim-paper'), fileOf('server-exchanges', 'endpoints.ts'), fileOf('server-db', 'client.ts', 'schema-paper.ts'), fileOf('server-lib', 'tokens.ts')] },
   },
   { from: room('sim-paper'), allow: { to: room('sim-paper-engine') } },
+  // server/sim/paper/README.md: the runtime hears the other instances' commits through db/listen.ts (LISTEN on either driver).
+  { from: room('sim-paper'), allow: { to: fileOf('server-db', 'listen.ts') } },
+  // server/sim/private/README.md: the key ring keeps minted secrets in db/schema-sim.ts, sealed with lib/server-seal.ts.
+  { from: room('sim-private'), allow: { to: [fileOf('server-db', 'schema-sim.ts'), fileOf('server-lib', 'server-seal.ts')] } },
   // server/sim/paper/README.md: engine/ imports nothing outside itself (no fastify, no drizzle, no sim market).
   { from: room('sim-paper-engine'), disallow: { to: { module: { origin: 'external' } } } },
 

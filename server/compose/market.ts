@@ -65,7 +65,7 @@ export interface SimulatorOptions {
 export const simulatorPlugin = fp<SimulatorOptions>(
   async (app, opts) => {
     const sim = app.config.MARKET_DATA === 'sim' ? new SimMarket({ seed: opts.sim?.seed, now: opts.sim?.now }) : null;
-    if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin'), db: app.db });
+    if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin'), db: app.db, sealingKey: app.config.SERVER_SECRET });
     app.decorate('marketSource', {
       sim: sim !== null,
       rest: sim ? simRest(app) : { fetch: globalFetch, base: liveRestBase },

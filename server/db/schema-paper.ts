@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The simulator's paper exchange (DESIGN §3.5, server/sim/paper/): one account per simulator key ×
@@ -136,4 +136,25 @@ export const paperFills = pgTable(
     index('paper_fills_account_symbol_time_idx').on(t.accountId, t.symbol, t.time),
     check('paper_fills_side_check', sql`${t.side} in ('BUY', 'SELL')`),
   ],
+);
+
+/**
+ * The events of each committed change set (server/sim/paper/runtime.ts), so that every instance on the
+ * database publishes them to its own private streams: written in the commit's transaction with a
+ * `pg_notify('paper_events', …)`; an instance reads an account's rows after the last id it has seen
+ * (in id order = commit order: one account's commits are serialised by its version). Kept a few
+ * minutes (an instance catching up after a dropped listener), then pruned.
+ */
+export const paperEvents = pgTable(
+  'paper_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: account(),
+    /** The account's version after the commit (a reader holding an older copy reloads it). */
+    version: integer('version').notNull(),
+    /** The engine's events (server/sim/paper/engine/events.ts EngineEvent[]), in order. */
+    payload: jsonb('payload').$type<unknown[]>().notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('paper_events_account_id_idx').on(t.accountId, t.id), index('paper_events_created_at_idx').on(t.createdAt)],
 );

@@ -3,8 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXCHANGE_IDS, type ExchangeId } from '../../src/api/contracts/common';
 import simPlugin from '../sim';
-import { simPassphrase, simSecret } from '../sim/private';
-import { fixture } from '../sim/testing';
+import { fixture, simTestKey } from '../sim/testing';
 import { fetchKeyPermissions } from './account';
 import { ExchangeRejectedError, ExchangeUnreachableError, httpTransport, type ExchangeCredentials, type ExchangeTransport } from './transport';
 
@@ -31,8 +30,8 @@ describe('key permissions: signed clients against the simulator', () => {
     };
   const creds = (exchange: ExchangeId, apiKey: string): ExchangeCredentials => ({
     apiKey,
-    apiSecret: simSecret(SEED, apiKey),
-    ...(exchange === 'okx' ? { passphrase: simPassphrase(SEED, apiKey) } : {}),
+    apiSecret: simTestKey(app, apiKey, exchange).secret,
+    ...(exchange === 'okx' ? { passphrase: simTestKey(app, apiKey, exchange).passphrase } : {}),
   });
   const rejection = async (p: Promise<unknown>): Promise<ExchangeRejectedError> => {
     const err = await p.then(
@@ -63,7 +62,7 @@ describe('key permissions: signed clients against the simulator', () => {
       });
 
       it('rejects a wrong secret with the exchange’s own signature error', async () => {
-        const c = { ...creds(exchange, 'sim-alice'), apiSecret: simSecret(SEED, 'sim-mallory') };
+        const c = { ...creds(exchange, 'sim-alice'), apiSecret: simTestKey(app, 'sim-mallory', exchange).secret };
         const err = await rejection(fetchKeyPermissions(exchange, transport(exchange), c, NOW));
         expect(err.field).toBe('apiSecret');
         expect(err.message).toContain('rejected the key');

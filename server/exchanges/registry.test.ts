@@ -14,8 +14,7 @@ import { EXCHANGE_DISPLAY_NAMES, EXCHANGE_IDS } from '../../src/api/contracts/co
 import { cmp, dec, div, max, mul, roundToStep, str } from '../../src/api/contracts/decimal';
 import { instrumentListSchema, type Instrument } from '../../src/api/contracts/exchanges';
 import { ExchangeInfoService } from '../services/exchange-info';
-import { simPassphrase, simSecret } from '../sim/private';
-import { fixture, FIXTURES_DIR, manualClock, startSim, type SimServer } from '../sim/testing';
+import { fixture, FIXTURES_DIR, manualClock, simTestKey, startSim, type SimServer } from '../sim/testing';
 import type { ExchangeDescriptor } from './descriptor';
 import { BAR_MS, UpstreamFormatError } from './market';
 import { EXCHANGES } from './registry';
@@ -237,7 +236,7 @@ function connect(d: ExchangeDescriptor, apiKey: string, all: TradingInstrument[]
       const res = await sim.app.inject({ method: req.method, url: `/sim/${d.id}${req.path}`, headers: req.headers, ...(req.body === undefined ? {} : { payload: req.body }) });
       return { status: res.statusCode, text: res.body, headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), String(v)])) };
     },
-    creds: { apiKey, apiSecret: simSecret(SEED, apiKey), passphrase: simPassphrase(SEED, apiKey) },
+    creds: { apiKey, apiSecret: simTestKey(sim.app, apiKey, d.id).secret, passphrase: simTestKey(sim.app, apiKey, d.id).passphrase },
     clock: new ExchangeClock(clock.now),
     gate: new RateGate(d.id, clock.now),
     prefs: new Map(),

@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { WRONG_KEY_PASSWORD, type ApiKey, type CreateApiKeyBody, type SimCredentials, type SimCredentialsBody } from '../../src/api/contracts/api-keys';
 import type { Db } from '../db/client';
 import { apiKeys, type ApiKeyRow } from '../db/schema-api-keys';
@@ -8,9 +9,9 @@ import { HttpError, notFound } from '../lib/http-error';
 import { maskKey, open, seal, WrongPasswordError } from '../lib/secret-box';
 import { scryptSlots } from '../lib/semaphore';
 import type { EventBus } from './events/bus';
-import { simPassphrase, simSecret } from '../sim/private';
+import { internalSimControlHeaders } from '../sim/control-auth';
 import type { KeyPasswordLimiter } from './key-password-limit';
-import type { KeyValidator } from './key-validation';
+import type { InjectFn, KeyValidator } from './key-validation';
 
 export const API_KEY_NOT_FOUND = 'API key not found';
 
@@ -152,13 +153,17 @@ export async function verifyApiKey(
   return updated;
 }
 
-/** `POST /v1/api-keys/sim-credentials`: a key and secret the simulator accepts (server/sim/private/README.md). */
-export function simCredentials(seed: string, body: SimCredentialsBody): SimCredentials {
-  const parts = ['sim', body.label?.toLowerCase() || 'key', ...(body.withdraw ? ['withdraw'] : []), randomBytes(4).toString('hex')];
-  const apiKey = parts.join('-');
-  return {
-    apiKey,
-    apiSecret: simSecret(seed, apiKey),
-    ...(body.exchange === 'okx' ? { passphrase: simPassphrase(seed, apiKey) } : {}),
-  };
+const mintedSchema = z.object({ apiKey: z.string().min(1), apiSecret: z.string().min(1), passphrase: z.string().min(1) });
+
+/**
+ * `POST /v1/api-keys/sim-credentials`: a new key minted by the simulator (`POST /sim/_control/credentials`,
+ * in-process): random secret (and OKX passphrase), kept sealed by the simulator, shown here once
+ * (server/sim/private/README.md). The user adds it as any key (stored under their key password).
+ */
+export async function simCredentials(inject: InjectFn, body: SimCredentialsBody): Promise<SimCredentials> {
+  const query = new URLSearchParams({ exchange: body.exchange, ...(body.label ? { label: body.label } : {}), ...(body.withdraw ? { withdraw: 'true' } : {}) });
+  const res = await inject({ method: 'POST', url: `/sim/_control/credentials?${query}`, headers: internalSimControlHeaders() });
+  if (res.status !== 200) throw new HttpError(502, 'The market simulator did not mint a key');
+  const minted = mintedSchema.parse(JSON.parse(res.text));
+  return { apiKey: minted.apiKey, apiSecret: minted.apiSecret, ...(body.exchange === 'okx' ? { passphrase: minted.passphrase } : {}) };
 }

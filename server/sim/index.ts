@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyPluginAsync, onRequestAsyncHookHandler, RouteHandlerMethod } from 'fastify';
 import type { Db } from '../db/client';
 import { isInternalSimControlCall } from './control-auth';
@@ -9,6 +10,7 @@ import { registerBybitRest } from './bybit/rest';
 import { registerBybitWs } from './bybit/ws';
 import { queryOf, sendJson, type SimContext } from './context';
 import { SimHub } from './hub';
+import { restingFromOrders, setRestingOrderSource } from './market/book';
 import { SIM_EXCHANGES, type SimExchange } from './market/catalogue';
 import { SimMarket } from './market/market';
 import { registerOkxRest } from './okx/rest';
@@ -17,7 +19,8 @@ import { createPaper, FAULT_ANSWERS } from './paper';
 import { registerPaperControl } from './paper/control';
 import { refuseHook } from './paper/faults';
 import { registerExchangeFallbacks, registerSimFallback } from './not-found';
-import { PRIVATE_REGISTRARS } from './private';
+import { PRIVATE_REGISTRARS, SimKeyring } from './private';
+import { registerCredentialsControl, rememberKeyring } from './private/control';
 
 export interface SimPluginOptions {
   /** Same seed → same market. Default 'crypto-terminal'. */
@@ -41,6 +44,12 @@ export interface SimPluginOptions {
    * in-memory PGlite is opened on the first private request (the standalone test simulator).
    */
   db?: Db;
+  /**
+   * The key the simulator's API secrets are sealed under in the database (the product passes
+   * SERVER_SECRET: instances sharing the database must share it). Without one, a random key of this
+   * process: its keys work until it stops (the standalone test simulator).
+   */
+  sealingKey?: string;
 }
 
 /** `/sim/<exchange>` is the MAINNET paper account, `/sim/testnet/<exchange>` the TESTNET one (same market). */
@@ -75,7 +84,17 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
   });
 
   const paper = createPaper({ market, db: opts.db, tickMs: opts.pushIntervalMs ?? 250 });
-  app.addHook('onClose', async () => paper.close());
+  // The public order books show the paper accounts' resting limit orders (market/book.ts), read-only from the engines.
+  for (const [exchange, { engine }] of paper.runtimes) {
+    setRestingOrderSource(market, exchange, (symbol) => restingFromOrders(market, exchange, symbol, engine.ids().flatMap((id) => engine.openOrders(id, symbol))));
+  }
+  // API keys are minted at random and kept sealed (private/keyring.ts): nothing follows from a key's name.
+  const keys = new SimKeyring({ db: paper.db, sealingKey: opts.sealingKey ?? randomBytes(32).toString('hex') });
+  rememberKeyring(app, keys);
+  app.addHook('onClose', async () => {
+    await keys.settled();
+    await paper.close();
+  });
 
   for (const [netPrefix, network] of NETWORKS) {
     for (const exchange of SIM_EXCHANGES) {
@@ -87,10 +106,10 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
           await scope.register(async (priv) => {
             priv.addHook('onRequest', paper.faults.hook(exchange, FAULT_ANSWERS[exchange]));
             priv.addHook('preHandler', refuseHook(paper.faults, exchange, FAULT_ANSWERS[exchange]));
-            PRIVATE_REGISTRARS[exchange](priv, { seed: market.seed, now: market.now });
+            PRIVATE_REGISTRARS[exchange](priv, { seed: market.seed, now: market.now, keys });
             const runtime = paper.runtimes.get(exchange);
             const venue = paper.venues[exchange];
-            if (runtime && venue) venue(priv, { runtime, network, seed: market.seed, hub, faults: paper.faults });
+            if (runtime && venue) venue(priv, { runtime, network, seed: market.seed, keys, hub, faults: paper.faults });
           });
         },
         { prefix: `${netPrefix}/${exchange}` },
@@ -115,6 +134,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
   app.get('/_control/state', { onRequest }, async (_req, reply) => sendJson(reply, 200, { now: market.now(), seed: market.seed, sockets: hub.size }));
   registerPaperControl(app, { onRequest, paper, hub });
   registerSimFallback(app);
+  registerCredentialsControl(app, { onRequest, keys });
 };
 
 export default simPlugin;

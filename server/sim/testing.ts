@@ -1,8 +1,9 @@
 /**
  * Test support for the simulator (used by *.test.ts here and by other server tests): a sim app on
- * an ephemeral loopback port with a hand-driven clock, fixture loading, JSON "shape" signatures and
- * a small collecting WebSocket client.
+ * an ephemeral loopback port with a hand-driven clock, fixture loading, JSON "shape" signatures,
+ * API keys minted by the sim under test, and a small collecting WebSocket client.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,10 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import simPlugin, { type SimPluginOptions } from './index';
+import type { SimExchange } from './market/catalogue';
+import { simKeyringOf } from './private/control';
+import { isSimKey } from './private/credentials';
+import type { SimKeyring } from './private/keyring';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The exchange fixtures, in the repository (`tests/fixtures/exchanges/README.md` says where they come from). */
@@ -69,6 +74,9 @@ export interface SimServer {
   close(): Promise<void>;
 }
 
+/** The simulators `startSim` started and not yet closed, newest last (`latestSim`). */
+const running: SimServer[] = [];
+
 export async function startSim(opts: SimPluginOptions = {}): Promise<SimServer> {
   const app = Fastify({ logger: false });
   await app.register(websocket);
@@ -76,7 +84,61 @@ export async function startSim(opts: SimPluginOptions = {}): Promise<SimServer> 
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
-  return { app, base: `http://127.0.0.1:${port}`, ws: `ws://127.0.0.1:${port}`, close: () => app.close() };
+  const server: SimServer = {
+    app,
+    base: `http://127.0.0.1:${port}`,
+    ws: `ws://127.0.0.1:${port}`,
+    close: async () => {
+      const i = running.indexOf(server);
+      if (i >= 0) running.splice(i, 1);
+      await app.close();
+    },
+  };
+  running.push(server);
+  return server;
+}
+
+/** The simulator `startSim` started last and that is still open (for helpers not given one, e.g. `ccxtKey`). */
+export function latestSim(): SimServer {
+  const sim = running[running.length - 1];
+  if (!sim) throw new Error('no simulator is running: start one (startSim / simForFile) first');
+  return sim;
+}
+
+/** A sim API key's credentials as a test signs with them. */
+export interface SimTestKey {
+  apiKey: string;
+  secret: string;
+  /** Every sim key has one; OKX asks for it. */
+  passphrase: string;
+  /** Resolves once the simulator's database holds the key (the minting instance knows it at once). */
+  stored: Promise<boolean>;
+}
+
+const minted = new WeakMap<SimKeyring, Map<string, SimTestKey>>();
+
+/**
+ * The key `apiKey` of the simulator mounted in `app` (a standalone sim or the product): minted there
+ * with a random secret on first use (`SimKeyring.issue`), the same credentials for every later call on
+ * that simulator — so a test names its keys (accounts) and signs synchronously. A name that is not a
+ * sim key gets a random secret the simulator never heard of (its invalid-key answer).
+ */
+export function simTestKey(app: FastifyInstance, apiKey: string, exchange: SimExchange = 'binance'): SimTestKey {
+  const ring = simKeyringOf(app);
+  if (!ring) throw new Error('simTestKey: no simulator is mounted in this app');
+  let keys = minted.get(ring);
+  if (!keys) minted.set(ring, (keys = new Map()));
+  let key = keys.get(apiKey);
+  if (!key) {
+    if (isSimKey(apiKey)) {
+      const m = ring.issue(exchange, apiKey);
+      key = { apiKey, secret: m.secret, passphrase: m.passphrase, stored: m.stored };
+    } else {
+      key = { apiKey, secret: randomBytes(32).toString('hex'), passphrase: randomBytes(8).toString('hex'), stored: Promise.resolve(false) };
+    }
+    keys.set(apiKey, key);
+  }
+  return key;
 }
 
 export interface WsProbe {

@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { add, cmp, dec, mul, sub, type Decimal } from '../../../src/api/contracts/decimal';
-import { simSecret } from '../../sim/private';
-import { manualClock, startSim, type SimServer } from '../../sim/testing';
+import { manualClock, simTestKey, startSim, type SimServer } from '../../sim/testing';
 import { ExchangeClock, RateGate, type ConnectorContext, type TradingInstrument } from '../trading';
 import { BitmexTrading } from './trading';
 
@@ -38,7 +37,7 @@ function connector(apiKey: string): BitmexTrading {
       const res = await sim.app.inject({ method: req.method, url: `/sim/bitmex${req.path}`, headers: req.headers, ...(req.body !== undefined ? { payload: req.body } : {}) });
       return { status: res.statusCode, text: res.body, headers: Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k.toLowerCase(), String(v)])) };
     },
-    creds: { apiKey, apiSecret: simSecret(SEED, apiKey) },
+    creds: { apiKey, apiSecret: simTestKey(sim.app, apiKey, 'bitmex').secret },
     clock: new ExchangeClock(clock.now),
     gate: new RateGate('bitmex', clock.now),
     instrument: (s) => (s.toUpperCase() === 'ETHUSD' ? ETHUSD : undefined),

@@ -17,7 +17,7 @@ import { notFound } from '../../lib/http-error';
 import { humanDuration } from '../../lib/retry-later';
 import { currentUser } from '../../plugins/authenticate';
 import { createApiKey, deleteApiKey, getApiKey, listApiKeys, openApiKey, renameApiKey, simCredentials, toApiKeyDto, verifyApiKey } from '../../services/api-keys';
-import { simState, type InjectFn, type KeyValidator } from '../../services/key-validation';
+import type { InjectFn, KeyValidator } from '../../services/key-validation';
 import { setServerCustody } from '../../services/jobs/managed-brackets';
 import { listTransactions } from '../../services/transactions';
 
@@ -84,8 +84,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
     },
     async (req) => {
       if (!opts.simInject) throw notFound('Simulator keys exist only in simulator mode (MARKET_DATA=sim)');
-      const { seed } = await simState(opts.simInject);
-      return simCredentials(seed, req.body);
+      return simCredentials(opts.simInject, req.body);
     },
   );
 

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf } from '../market/catalogue';
+import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { bookTickerRest, DEPTH_LIMITS, depthSnapshot, depthWeight, recentTrade, recentTrades } from './book';
 import { BINANCE_INTERVALS, binanceError, exchangeInfoSymbol, klineRow, premiumIndex, ticker24hr } from './format';
 
 const MAX_LIMIT = 1500;
@@ -97,6 +99,52 @@ export function registerBinanceRest(app: FastifyInstance, { market }: SimContext
     }
     reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(40)));
     return sendJson(reply, 200, instrumentsOf('binance').flatMap((i) => one(i.symbol) ?? []));
+  });
+
+  // Order book snapshot (market/book.ts): lastUpdateId matches the depth streams' U/u/pu.
+  app.get('/fapi/v1/depth', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.symbol) return sendJson(reply, 400, missing('symbol'));
+    const inst = market.instrument('binance', q.symbol);
+    if (!inst || q.symbol !== q.symbol.toUpperCase()) return sendJson(reply, 400, binanceError(-1121, 'Invalid symbol.'));
+    const limit = parseIntParam(q.limit);
+    if (limit === null) return sendJson(reply, 400, illegal('limit'));
+    if (limit !== undefined && !DEPTH_LIMITS.includes(limit)) return sendJson(reply, 400, binanceError(-1130, "Data sent for parameter 'limit' is not valid."));
+    const n = limit ?? 500;
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(depthWeight(n))));
+    const now = market.now();
+    const book = bookOf(market, inst).view(now);
+    return sendJson(reply, 200, book ? depthSnapshot(market.model(inst), book, n, now) : { lastUpdateId: 0, E: now, T: now, bids: [], asks: [] });
+  });
+
+  app.get('/fapi/v1/ticker/bookTicker', async (req, reply) => {
+    const q = queryOf(req);
+    const now = market.now();
+    const one = (symbol: string) => {
+      const inst = market.instrument('binance', symbol);
+      const book = inst && bookOf(market, inst).view(now);
+      return inst && book ? bookTickerRest(market.model(inst), book) : null;
+    };
+    if (q.symbol !== undefined) {
+      const item = q.symbol === q.symbol.toUpperCase() ? one(q.symbol) : null;
+      if (!item) return sendJson(reply, 400, binanceError(-1121, 'Invalid symbol.'));
+      return sendJson(reply, 200, item);
+    }
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(5)));
+    return sendJson(reply, 200, instrumentsOf('binance').flatMap((i) => one(i.symbol) ?? []));
+  });
+
+  // Recent market trades, oldest first (limit default 500, max 1000).
+  app.get('/fapi/v1/trades', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.symbol) return sendJson(reply, 400, missing('symbol'));
+    const inst = market.instrument('binance', q.symbol);
+    if (!inst || q.symbol !== q.symbol.toUpperCase()) return sendJson(reply, 400, binanceError(-1121, 'Invalid symbol.'));
+    const limit = parseIntParam(q.limit);
+    if (limit === null) return sendJson(reply, 400, illegal('limit'));
+    if (limit !== undefined && (limit < 1 || limit > 1000)) return sendJson(reply, 400, binanceError(-1130, "Data sent for parameter 'limit' is not valid."));
+    const model = market.model(inst);
+    return sendJson(reply, 200, recentTrades(market, inst, market.now(), limit ?? 500).map((t) => recentTrade(model, t)));
   });
 
   // Mark price and funding (weight 1 with a symbol, 10 without: then an array of every symbol).

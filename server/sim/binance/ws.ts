@@ -5,6 +5,7 @@ import { SimConnection, type StreamSub } from '../hub';
 import { instrumentsOf } from '../market/catalogue';
 import { Cadence, LiveBarTracker, TradeTracker } from '../market/live';
 import type { SimMarket } from '../market/market';
+import { binanceBookStream } from './book';
 import { aggTradeEvent, BINANCE_INTERVALS, klineEvent, miniTickerEvent, tickerEvent } from './format';
 
 /** Push cadences of the ticker streams (binance.md §2); klines and aggTrades go out every hub tick. */
@@ -65,6 +66,7 @@ export function binanceStream(market: SimMarket, name: string): StreamSub | null
       },
     };
   }
+  if (kind === 'bookTicker' || kind.startsWith('depth')) return binanceBookStream(market, inst, kind);
   if (kind === 'ticker' || kind === 'miniTicker') {
     const cadence = new Cadence(TICKER_MS);
     return {
@@ -91,11 +93,11 @@ interface Request {
 export function registerBinanceWs(app: FastifyInstance, ctx: SimContext): void {
   const { market, hub } = ctx;
 
-  const open = (socket: WebSocket, initial: string[], combined: boolean) => {
+  const open = (socket: WebSocket, initial: string[], combined: boolean, resolve: (name: string) => StreamSub | null = (n) => binanceStream(market, n)) => {
     const state = { combined };
     const conn = new SimConnection('binance', socket, (topic, frame) => (state.combined ? { stream: topic, data: frame } : frame));
     const subscribe = (names: string[]) => {
-      for (const n of names) if (!conn.subs.has(n)) conn.subs.set(n, binanceStream(market, n) ?? SILENT);
+      for (const n of names) if (!conn.subs.has(n)) conn.subs.set(n, resolve(n) ?? SILENT);
     };
     subscribe(initial);
     hub.add(conn);
@@ -149,5 +151,14 @@ export function registerBinanceWs(app: FastifyInstance, ctx: SimContext): void {
   app.get('/market/stream', { websocket: true }, (socket, req) => {
     const streams = queryOf(req).streams;
     open(socket, streams ? streams.split('/').filter(Boolean) : [], true);
+  });
+  // The routed `/public` socket (binance.md §2; Binance's official connector opens it with the others):
+  // the high-frequency streams only (depth, bookTicker); any other name is accepted and stays silent.
+  const publicOnly = (n: string) => (/^!bookTicker$|@(bookTicker|depth)/.test(n) ? binanceStream(market, n) : null);
+  app.get('/public/ws', { websocket: true }, (socket) => open(socket, [], false, publicOnly));
+  app.get<{ Params: { stream: string } }>('/public/ws/:stream', { websocket: true }, (socket, req) => open(socket, [req.params.stream], false, publicOnly));
+  app.get('/public/stream', { websocket: true }, (socket, req) => {
+    const streams = queryOf(req).streams;
+    open(socket, streams ? streams.split('/').filter(Boolean) : [], true, publicOnly);
   });
 }

@@ -1,10 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
+import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { l2Snapshot, tradeHistory } from './book';
 import { nominalMs } from '../market/intervals';
 import { numPrice } from '../market/units';
+import type { SimMarket } from '../market/market';
 import { BITMEX_BINS, bitmexError, instrumentRecord, tradeBin, UDF_RESOLUTIONS } from './format';
+import { bitmexPrivateTables, bitmexTopic } from './ws';
 
 const COUNT_MAX = 1000;
 const COUNT_DEFAULT = 100;
@@ -20,8 +24,28 @@ function parseTime(v: string | undefined): number | undefined | null {
 
 const bool = (v: string | undefined) => v === 'true' || v === '1';
 
+/** BitMEX's public tables in its own order (api-connectors test fixture of `/schema/websocketHelp`). */
+const PUBLIC_TABLES = ['announcement', 'connected', 'chat', 'publicNotifications', 'instrument', 'settlement', 'funding', 'insurance', 'liquidation', 'orderBookL2', 'orderBookL2_25', 'orderBook10', 'quote', 'trade', 'quoteBin1m', 'quoteBin5m', 'quoteBin1h', 'quoteBin1d', 'tradeBin1m', 'tradeBin5m', 'tradeBin1h', 'tradeBin1d'];
+
+/**
+ * `GET /api/v1/schema/websocketHelp` as BitMEX answers it, listing the tables this simulator serves
+ * (a public table when `/realtime` accepts it, the paper venue's private ones) and the ops it takes.
+ */
+function websocketHelp(market: SimMarket, privateTables: readonly string[]) {
+  return {
+    info: 'See https://www.bitmex.com/app/wsAPI and https://www.bitmex.com/explorer for more documentation.',
+    usage: 'Send a message in the format: {"op": string, "args": Array<string>}',
+    ops: [...(privateTables.length ? ['authKey', 'authKeyExpires'] : []), 'subscribe', 'unsubscribe'],
+    subscribe: 'To subscribe, send: {"op": "subscribe", "args": [subscriptionTopic, ...]}.',
+    subscriptionSubjects: {
+      authenticationRequired: [...privateTables],
+      public: PUBLIC_TABLES.filter((t) => bitmexTopic(market, `${t}:XBTUSD`) !== null),
+    },
+  };
+}
+
 /** BitMEX public REST at `/sim/bitmex/api/v1/...` and the UDF `/sim/bitmex/api/udf/history` (bitmex.md §1, §3). */
-export function registerBitmexRest(app: FastifyInstance, { market }: SimContext): void {
+export function registerBitmexRest(app: FastifyInstance, { market, hub }: SimContext): void {
   const invalid = (reply: FastifyReply, message: string) => sendJson(reply, 400, bitmexError(message, 'ValidationError'));
 
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -66,6 +90,36 @@ export function registerBitmexRest(app: FastifyInstance, { market }: SimContext)
     const ordered = reverse ? bars.reverse() : bars;
     const model = market.model(inst);
     return sendJson(reply, 200, ordered.slice(skip, skip + n).map((b) => tradeBin(model, b)));
+  });
+
+  // Order book L2 (market/book.ts): depth 0 = the whole book, default 25.
+  app.get('/api/v1/orderBook/L2', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.symbol) return invalid(reply, '"symbol" is required');
+    const depth = parseIntParam(q.depth);
+    if (depth === null || (depth !== undefined && depth < 0)) return invalid(reply, '"depth" must be larger than or equal to 0');
+    const inst = market.instrument('bitmex', q.symbol);
+    if (!inst) return sendJson(reply, 404, bitmexError(`Instrument ${q.symbol} not found`, 'NotFoundError'));
+    const book = bookOf(market, inst).view(market.now());
+    return sendJson(reply, 200, book ? l2Snapshot(market.model(inst), book, depth ?? 25) : []);
+  });
+
+  // Public trades: `count` ≤ 1000, `start`, `reverse`, `startTime`/`endTime`.
+  app.get('/api/v1/trade', async (req, reply) => {
+    const q = queryOf(req);
+    const count = parseIntParam(q.count);
+    const start = parseIntParam(q.start);
+    if (count === null || (count !== undefined && count < 1)) return invalid(reply, '"count" must be a positive integer');
+    if (count !== undefined && count > COUNT_MAX) return invalid(reply, `"count" must be less than or equal to ${COUNT_MAX}`);
+    if (start === null || (start !== undefined && start < 0)) return invalid(reply, '"start" must be larger than or equal to 0');
+    const startTime = parseTime(q.startTime);
+    const endTime = parseTime(q.endTime);
+    if (startTime === null) return invalid(reply, '"startTime" must be a valid date');
+    if (endTime === null) return invalid(reply, '"endTime" must be a valid date');
+    const inst = q.symbol ? market.instrument('bitmex', q.symbol) : undefined;
+    if (!inst) return sendJson(reply, 200, []);
+    const rows = tradeHistory(market, inst, { count: count ?? COUNT_DEFAULT, start: start ?? 0, reverse: bool(q.reverse), startTime, endTime }, market.now());
+    return sendJson(reply, 200, rows);
   });
 
   const record = (inst: SimInstrument, now: number) =>
@@ -137,6 +191,9 @@ export function registerBitmexRest(app: FastifyInstance, { market }: SimContext)
       ...bases.map((b) => asset(b, b === 'ETH' ? 'Gwei' : b, b === 'ETH' ? 9 : 6, b, false)),
     ]);
   });
+
+  // The official client (bitmex-realtime-api) reads `subscriptionSubjects` at start-up and refuses other tables.
+  app.get('/api/v1/schema/websocketHelp', async (req, reply) => sendJson(reply, 200, websocketHelp(market, bitmexPrivateTables(hub, req.url.includes('/testnet/') ? 'TESTNET' : 'MAINNET'))));
 
   app.get('/api/udf/history', async (req, reply) => {
     const q = queryOf(req);

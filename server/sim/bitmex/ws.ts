@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { queryOf, type SimContext } from '../context';
 import { SimConnection, type SimHub, type StreamSub } from '../hub';
@@ -6,18 +6,22 @@ import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { topOfBook } from '../market/derivs';
 import { LiveBarTracker, TradeTracker } from '../market/live';
 import type { SimMarket } from '../market/market';
+import { bitmexBookTopic } from './book';
 import { BITMEX_BINS, instrumentRecord, iso, TRADE_TYPES, TRADEBIN_TYPES, tradeBin, tradeRow } from './format';
 
 const PARTIAL_TRADES = 10;
 
 /** Per-table protocol frames: `partial` first (with keys/types/filter), then insert/update (trap 16). */
 export function bitmexTopic(market: SimMarket, topic: string): StreamSub | null {
-  const [table, symbol] = topic.split(':');
+  const [table, filterSymbol] = topic.split(':');
+  // `trade:*` is every symbol, as BitMEX acks it (the official client subscribes `<table>:*`).
+  const symbol = filterSymbol === '*' ? undefined : filterSymbol;
   const insts: SimInstrument[] = symbol
     ? [market.instrument('bitmex', symbol)].filter((i): i is SimInstrument => i !== undefined)
     : instrumentsOf('bitmex');
   if (!insts.length) return null;
   const filter = symbol ? { symbol: insts[0].symbol } : {};
+  if (table.startsWith('orderBookL2')) return bitmexBookTopic(market, table, symbol ? insts[0] : undefined);
 
   if (table === 'trade') {
     const trackers = new Map<string, { t: TradeTracker; prev?: number }>();
@@ -147,6 +151,12 @@ interface Request {
  */
 export interface BitmexPrivateWs {
   handle(conn: SimConnection, op: string, args: unknown[], request: unknown): string[] | null;
+  /** The private tables (`/api/v1/schema/websocketHelp` lists them as `authenticationRequired`). */
+  readonly tables: readonly string[];
+  /** `api-expires` / `api-key` / `api-signature` in the connection URL: null when absent or valid, else the 401 text. */
+  checkUrlAuth(query: Record<string, string | undefined>): Promise<string | null>;
+  /** Authenticates the socket by its URL keys (after `checkUrlAuth` passed). */
+  connect(conn: SimConnection, query: Record<string, string | undefined>): void;
 }
 const PRIVATE_WS = new WeakMap<SimHub, Partial<Record<'MAINNET' | 'TESTNET', BitmexPrivateWs>>>();
 
@@ -154,11 +164,21 @@ export function setBitmexPrivateWs(hub: SimHub, network: 'MAINNET' | 'TESTNET', 
   PRIVATE_WS.set(hub, { ...PRIVATE_WS.get(hub), [network]: ext });
 }
 
+/** The private tables the paper venue serves on this hub (none without it). */
+export const bitmexPrivateTables = (hub: SimHub, network: 'MAINNET' | 'TESTNET'): readonly string[] => PRIVATE_WS.get(hub)?.[network]?.tables ?? [];
+
+const networkOf = (url: string) => (url.includes('/testnet/') ? 'TESTNET' : 'MAINNET');
+
 /** BitMEX realtime: `/sim/bitmex/realtime` (bitmex.md §2), private topics after `authKeyExpires` when the paper venue is mounted. */
 export function registerBitmexWs(app: FastifyInstance, { market, hub }: SimContext): void {
-  app.get('/realtime', { websocket: true }, (socket: WebSocket, req) => {
+  // Keys in the URL (bitmex.md §2): a bad signature is refused before the upgrade, HTTP 401 (the official client reads it).
+  const preValidation = async (req: FastifyRequest, reply: FastifyReply) => {
+    const error = await PRIVATE_WS.get(hub)?.[networkOf(req.url)]?.checkUrlAuth(queryOf(req));
+    if (error) return reply.code(401).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ status: 401, error, meta: {}, request: {} }));
+  };
+  app.get('/realtime', { websocket: true, preValidation }, (socket: WebSocket, req) => {
     const conn = new SimConnection('bitmex', socket);
-    const network = req.url.includes('/testnet/') ? 'TESTNET' : 'MAINNET';
+    const network = networkOf(req.url);
     hub.add(conn);
     conn.send({
       info: 'Welcome to the BitMEX Realtime API.',
@@ -185,8 +205,27 @@ export function registerBitmexWs(app: FastifyInstance, { market, hub }: SimConte
       }
     };
 
-    const initial = queryOf(req).subscribe;
-    if (initial) subscribe(initial.split(',').filter(Boolean), { op: 'subscribe', args: initial.split(',') });
+    const dispatch = (req: Request) => {
+      const ext = PRIVATE_WS.get(hub)?.[network];
+      const rawArgs = Array.isArray(req.args) ? (req.args as unknown[]) : [req.args];
+      const left = ext && typeof req.op === 'string' ? ext.handle(conn, req.op, rawArgs, req) : null;
+      if (left !== null && left.length === 0) return;
+      const args = (left ?? rawArgs).filter((a): a is string => typeof a === 'string');
+      if (req.op === 'subscribe') subscribe(args, req);
+      else if (req.op === 'unsubscribe') {
+        for (const topic of args) {
+          conn.subs.delete(topic);
+          conn.send({ success: true, unsubscribe: topic, request: req });
+        }
+      } else {
+        conn.send({ status: 400, error: `Unknown or unsupported op: ${String(req.op)}`, meta: {}, request: req });
+      }
+    };
+
+    const query = queryOf(req);
+    if (query['api-key'] !== undefined) PRIVATE_WS.get(hub)?.[network]?.connect(conn, query);
+    const initial = query.subscribe;
+    if (initial) dispatch({ op: 'subscribe', args: initial.split(',').filter(Boolean) });
 
     socket.on('message', (raw) => {
       const text = raw.toString();
@@ -202,20 +241,7 @@ export function registerBitmexWs(app: FastifyInstance, { market, hub }: SimConte
         conn.send({ status: 400, error: 'Unable to parse request.', meta: {}, request: text });
         return;
       }
-      const ext = PRIVATE_WS.get(hub)?.[network];
-      const rawArgs = Array.isArray(req.args) ? (req.args as unknown[]) : [req.args];
-      const left = ext && typeof req.op === 'string' ? ext.handle(conn, req.op, rawArgs, req) : null;
-      if (left !== null && left.length === 0) return;
-      const args = (left ?? rawArgs).filter((a): a is string => typeof a === 'string');
-      if (req.op === 'subscribe') subscribe(args, req);
-      else if (req.op === 'unsubscribe') {
-        for (const topic of args) {
-          conn.subs.delete(topic);
-          conn.send({ success: true, unsubscribe: topic, request: req });
-        }
-      } else {
-        conn.send({ status: 400, error: `Unknown or unsupported op: ${String(req.op)}`, meta: {}, request: req });
-      }
+      dispatch(req);
     });
   });
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
+import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { orderbookResult, recentTradeItem, recentTrades, REST_DEFAULT, REST_MAX } from './book';
 import { BYBIT_CATEGORIES, BYBIT_INTERVALS, envelope, instrumentInfo, klineRow, tickerFields } from './format';
 
 const KLINE_MAX = 1000;
@@ -83,6 +85,38 @@ export function registerBybitRest(app: FastifyInstance, { market }: SimContext):
     // Spot does not paginate and carries no nextPageCursor in the real API.
     const result = category === 'spot' ? { category, list: page } : { category, list: page.map(instrumentInfo), nextPageCursor };
     return sendJson(reply, 200, envelope(result, market.now()));
+  });
+
+  // Order book (market/book.ts): linear/inverse limit 1–500, default 25; `u` matches the WS orderbook topics.
+  app.get('/v5/market/orderbook', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.category) return fail(reply, 10001, 'params error: Category is null');
+    if (q.category !== 'linear' && q.category !== 'inverse') return fail(reply, 10001, 'Illegal category');
+    if (!q.symbol) return fail(reply, 10001, 'params error: symbol invalid');
+    const inst = inCategory(q.category, q.symbol);
+    if (!inst) return fail(reply, 10001, 'Not supported symbols');
+    const limit = parseIntParam(q.limit);
+    if (limit === null || (limit !== undefined && (limit < 1 || limit > REST_MAX))) return fail(reply, 10001, 'params error: limit invalid');
+    const now = market.now();
+    const book = bookOf(market, inst).view(now);
+    if (!book) return sendJson(reply, 200, envelope({ s: inst.symbol, b: [], a: [], ts: now, u: 0, seq: 0, cts: now }, now));
+    return sendJson(reply, 200, envelope(orderbookResult(market.model(inst), book, limit ?? REST_DEFAULT, now), now));
+  });
+
+  // Public trading history, newest first (limit 1–1000, default 500).
+  app.get('/v5/market/recent-trade', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.category) return fail(reply, 10001, 'params error: Category is null');
+    if (q.category !== 'linear' && q.category !== 'inverse') return fail(reply, 10001, 'Illegal category');
+    if (!q.symbol) return fail(reply, 10001, 'params error: symbol invalid');
+    const inst = inCategory(q.category, q.symbol);
+    if (!inst) return fail(reply, 10001, 'Not supported symbols');
+    const limit = parseIntParam(q.limit);
+    if (limit === null || (limit !== undefined && (limit < 1 || limit > 1000))) return fail(reply, 10001, 'params error: limit invalid');
+    const now = market.now();
+    const model = market.model(inst);
+    const list = recentTrades(market, inst, now, limit ?? 500).map((t) => recentTradeItem(model, t));
+    return sendJson(reply, 200, envelope({ category: q.category, list }, now));
   });
 
   app.get('/v5/market/tickers', async (req, reply) => {

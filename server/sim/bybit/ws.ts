@@ -6,11 +6,12 @@ import { SimConnection, type StreamSub } from '../hub';
 import { topOfBook } from '../market/derivs';
 import { LiveBarTracker, TradeTracker } from '../market/live';
 import type { SimMarket } from '../market/market';
+import { bybitBookTopic } from './book';
 import { BYBIT_INTERVALS, tickerFields, wsKline, wsTickerSnapshot, wsTrades } from './format';
 
 type Category = 'linear' | 'inverse';
 
-/** `kline.{interval}.{symbol}`, `tickers.{symbol}`, `publicTrade.{symbol}` → subscription, or null (unknown topic). */
+/** `kline.{interval}.{symbol}`, `tickers.{symbol}`, `publicTrade.{symbol}`, `orderbook.{depth}.{symbol}` → subscription, or null (unknown topic). */
 export function bybitTopic(market: SimMarket, category: Category, topic: string): StreamSub | null {
   const parts = topic.split('.');
   const symbol = parts[parts.length - 1];
@@ -31,6 +32,7 @@ export function bybitTopic(market: SimMarket, category: Category, topic: string)
       },
     };
   }
+  if (parts[0] === 'orderbook' && parts.length === 3 && /^\d+$/.test(parts[1])) return bybitBookTopic(market, inst, topic, Number(parts[1]));
   if (parts[0] === 'publicTrade' && parts.length === 2) {
     let trades: TradeTracker | null = null;
     let prev: number | undefined;

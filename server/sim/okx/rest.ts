@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, RouteHandlerMethod } from 'fastify';
 import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
+import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { booksRest, recentTrades, REST_MAX as BOOKS_MAX, restTradeItem } from './book';
 import { bucketPrev, bucketStart, DAY_MS, MINUTE_MS } from '../market/intervals';
 import type { SimMarket } from '../market/market';
 import { candleRow, fundingRateItem, instrument, OKX_BARS, okxBody, openInterestItem, ticker } from './format';
@@ -82,6 +84,30 @@ export function registerOkxRest(app: FastifyInstance, { market }: SimContext): v
     if (!inst || inst.symbol !== q.instId) return notExist(reply);
     const t = tickerOf(inst, market.now());
     return sendJson(reply, 200, okxBody(t ? [t] : []));
+  });
+
+  // Order book (market/book.ts): sz 1–400, default 1.
+  app.get('/api/v5/market/books', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.instId) return fail(reply, '50014', 'Parameter instId can not be empty.');
+    const inst = market.instrument('okx', q.instId);
+    if (!inst || inst.symbol !== q.instId) return notExist(reply);
+    const sz = parseIntParam(q.sz);
+    if (sz === null || (sz !== undefined && (sz < 1 || sz > BOOKS_MAX))) return fail(reply, '51000', 'Parameter sz error');
+    const book = bookOf(market, inst).view(market.now());
+    return sendJson(reply, 200, okxBody(book ? [booksRest(market.model(inst), book, sz ?? 1)] : []));
+  });
+
+  // Recent trades, newest first (limit 1–500, default 100).
+  app.get('/api/v5/market/trades', async (req, reply) => {
+    const q = queryOf(req);
+    if (!q.instId) return fail(reply, '50014', 'Parameter instId can not be empty.');
+    const inst = market.instrument('okx', q.instId);
+    if (!inst || inst.symbol !== q.instId) return notExist(reply);
+    const limit = parseIntParam(q.limit);
+    if (limit === null || (limit !== undefined && (limit < 1 || limit > 500))) return fail(reply, '51000', 'Parameter limit error');
+    const model = market.model(inst);
+    return sendJson(reply, 200, okxBody(recentTrades(market, inst, market.now(), limit ?? 100).map((t) => restTradeItem(model, t))));
   });
 
   app.get('/api/v5/public/instruments', async (req, reply) => {

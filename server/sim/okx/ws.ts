@@ -6,6 +6,7 @@ import { SimConnection, type SimHub, type StreamSub } from '../hub';
 import { topOfBook } from '../market/derivs';
 import { Cadence, LiveBarTracker, TradeTracker } from '../market/live';
 import type { SimMarket } from '../market/market';
+import { okxBookChannel } from './book';
 import { candleRow, OKX_BARS, ticker, tradeItem } from './format';
 import { startOfDayOpens } from './rest';
 
@@ -40,6 +41,7 @@ export function okxChannel(market: SimMarket, endpoint: Endpoint, channel: strin
       },
     };
   }
+  if ((channel === 'books' || channel === 'books5' || channel === 'bbo-tbt') && endpoint === 'public') return okxBookChannel(market, inst, channel);
   if (channel === 'tickers' && endpoint === 'public') {
     const cadence = new Cadence(TICKER_MS);
     let lastKey = '';

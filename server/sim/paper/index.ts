@@ -65,6 +65,8 @@ export interface Paper {
   runtimes: Map<SimExchange, PaperRuntime>;
   venues: Partial<Record<SimExchange, VenueRegistrar>>;
   faults: SimFaults;
+  /** The database the accounts (and the simulator's keys) live in: the product's, or the in-memory one opened on first use. */
+  db: () => Promise<Db>;
   close(): Promise<void>;
 }
 
@@ -90,6 +92,7 @@ export function createPaper(opts: PaperOptions): Paper {
     runtimes,
     venues,
     faults: new SimFaults(),
+    db,
     async close() {
       for (const r of runtimes.values()) r.close();
       if (own) await (await own).close();

@@ -15,7 +15,8 @@ const handle = target.startsWith('postgres') ? await openDatabase({ driver: 'pos
 await handle.migrate();
 const app = Fastify({ logger: false });
 await app.register(websocket);
-await app.register(simPlugin, { prefix: '/sim', db: handle.db, pushIntervalMs: 50 });
+// One sealing key for every child on this database (a key minted before the kill opens after it).
+await app.register(simPlugin, { prefix: '/sim', db: handle.db, pushIntervalMs: 50, sealingKey: 'restart-child-sealing-key-of-the-test-only' });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const addr = app.server.address();
 process.stdout.write(`${JSON.stringify({ port: typeof addr === 'object' && addr ? addr.port : 0 })}\n`);

@@ -11,10 +11,10 @@ import { createHmac } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, TEST_DRIVERS } from '../../test/helper';
-import { simSecret } from '../private';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'restart-child.ts');
-const KEY = 'sim-restart';
+/** Minted by the first child (random secret, sealed in the database): the second one must know it too. */
+let key = { apiKey: '', apiSecret: '' };
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -43,11 +43,11 @@ async function startChild(target: string): Promise<{ child: ChildProcess; base: 
 
 async function call(base: string, method: string, p: string, params: Record<string, string> = {}) {
   const payload = new URLSearchParams({ ...params, timestamp: String(Date.now()) }).toString();
-  const signed = `${payload}&signature=${createHmac('sha256', simSecret('crypto-terminal', KEY)).update(payload).digest('hex')}`;
+  const signed = `${payload}&signature=${createHmac('sha256', key.apiSecret).update(payload).digest('hex')}`;
   const get = method === 'GET' || method === 'DELETE';
   const res = await fetch(`${base}${p}${get ? `?${signed}` : ''}`, {
     method,
-    headers: { 'x-mbx-apikey': KEY, ...(get ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
+    headers: { 'x-mbx-apikey': key.apiKey, ...(get ? {} : { 'content-type': 'application/x-www-form-urlencoded' }) },
     ...(get ? {} : { body: signed }),
   });
   return { status: res.status, body: (await res.json()) as unknown };
@@ -82,6 +82,9 @@ describe.each(TEST_DRIVERS)('paper exchange restart (kill -9) on %s', (driver) =
     }
     try {
       const first = await startChild(target);
+      const minted = await fetch(`${first.base.replace(/\/binance$/, '')}/_control/credentials?exchange=binance&label=restart`, { method: 'POST' });
+      expect(minted.status).toBe(200);
+      key = (await minted.json()) as typeof key;
       const buy = await call(first.base, 'POST', '/fapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.003' });
       expect(buy.status).toBe(200);
       expect((await call(first.base, 'POST', '/fapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.010', price: '20000', newClientOrderId: 'resting' })).status).toBe(200);

@@ -21,7 +21,7 @@ export interface SignedProtocol {
   exchange: SimExchange;
   dialect: ParamDialect;
   /** The signature check: the key (and, for Binance, its parameters), or the exchange's refusal. */
-  verify(req: FastifyRequest, venue: VenueContext): VenueError | { apiKey: string; values?: Record<string, unknown> };
+  verify(req: FastifyRequest, venue: VenueContext): Promise<VenueError | { apiKey: string; values?: Record<string, unknown> }>;
   /** The key may not trade. */
   denied(): VenueError;
   /** The parameters of a verified request (after the permission check), or the exchange's refusal. */
@@ -86,7 +86,7 @@ export function signed(venue: VenueContext, protocol: SignedProtocol, route: Rou
     return sendJson(reply, a.status, a.body);
   };
   return async (req, reply) => {
-    const check = protocol.verify(req, venue);
+    const check = await protocol.verify(req, venue);
     if (check instanceof VenueError) return fail(reply, check);
     if (route.trade && !simKeyGrants(check.apiKey).trade) return fail(reply, protocol.denied());
     const parsed = check.values ? { values: check.values } : protocol.parse(req);

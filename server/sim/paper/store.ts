@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { paperAccounts, paperBalances, paperFills, paperOrders, paperPositions, paperSettings } from '../../db/schema-paper';
+import { paperAccounts, paperBalances, paperEvents, paperFills, paperOrders, paperPositions, paperSettings } from '../../db/schema-paper';
 import { exactFixed, fixed } from './engine/decimal';
-import type { AccountKey, AccountSnapshot, ChangeSet, FillRecord, MarginMode, OrderRecord, OrderRef } from './engine';
+import type { AccountKey, AccountSnapshot, ChangeSet, EngineEvent, FillRecord, MarginMode, OrderRecord, OrderRef } from './engine';
 
 /** How many closed orders a loaded account keeps in memory (the engine's duplicate-id window). */
 const LOAD_CLOSED = 500;
@@ -14,6 +14,31 @@ export class VersionConflict extends Error {
   constructor() {
     super('paper account changed underneath (another writer)');
   }
+}
+
+/** Where a commit with events is announced (`pg_notify`, in the commit's transaction): the payload is a PaperNotice. */
+export const PAPER_EVENTS_CHANNEL = 'paper_events';
+
+/** What a commit announces: the account (store id and key), its new version and the id of its events row. */
+export interface PaperNotice {
+  /** paper_accounts.id */
+  account: string;
+  key: AccountKey;
+  version: number;
+  eventId: number;
+}
+
+/** One committed change set's events, as another instance reads them. */
+export interface StoredEvents {
+  id: number;
+  version: number;
+  events: EngineEvent[];
+}
+
+export interface Committed {
+  version: number;
+  /** The paper_events row of the commit's events (null: it had none). */
+  eventId: number | null;
 }
 
 export interface StoredAccount {
@@ -119,15 +144,41 @@ export class PaperStore {
     return rows.length > 0;
   }
 
-  /** Writes one change set atomically; returns the new version. Throws VersionConflict if another writer was first. */
-  async commit(dbId: string, version: number, c: ChangeSet): Promise<number> {
+  /** The account's stored version (one primary-key lookup); null when it is gone (reset elsewhere). */
+  async version(dbId: string): Promise<number | null> {
+    const [row] = await this.db.select({ version: paperAccounts.version }).from(paperAccounts).where(eq(paperAccounts.id, dbId));
+    return row ? row.version : null;
+  }
+
+  /** The stored versions of several accounts (the runner's one check per tick); a missing id is gone. */
+  async versions(dbIds: string[]): Promise<Map<string, number>> {
+    if (!dbIds.length) return new Map();
+    const rows = await this.db.select({ id: paperAccounts.id, version: paperAccounts.version }).from(paperAccounts).where(inArray(paperAccounts.id, dbIds));
+    return new Map(rows.map((r) => [r.id, r.version]));
+  }
+
+  /**
+   * Writes one change set atomically and, with `events`, its events row and the notice to the other
+   * instances (delivered if and only if it commits). Throws VersionConflict if another writer was first.
+   * `c` null: only events (the version is still bumped, which orders them among the account's commits).
+   */
+  async commit(dbId: string, version: number, c: ChangeSet | null, events?: { key: AccountKey; events: EngineEvent[] }): Promise<Committed> {
     return this.db.transaction(async (tx) => {
       const bumped = await tx
         .update(paperAccounts)
-        .set({ asOf: new Date(c.asOf), nextId: c.nextId, version: version + 1, updatedAt: new Date() })
+        .set({ ...(c ? { asOf: new Date(c.asOf), nextId: c.nextId } : {}), version: version + 1, updatedAt: new Date() })
         .where(and(eq(paperAccounts.id, dbId), eq(paperAccounts.version, version)))
         .returning({ version: paperAccounts.version });
       if (bumped.length === 0) throw new VersionConflict();
+      const next = bumped[0].version;
+      let eventId: number | null = null;
+      if (events?.events.length) {
+        const [row] = await tx.insert(paperEvents).values({ accountId: dbId, version: next, payload: events.events }).returning({ id: paperEvents.id });
+        eventId = row.id;
+        const notice: PaperNotice = { account: dbId, key: events.key, version: next, eventId };
+        await tx.execute(sql`select pg_notify(${PAPER_EVENTS_CHANNEL}, ${JSON.stringify(notice)})`);
+      }
+      if (!c) return { version: next, eventId };
       if (c.balances.length) {
         await tx
           .insert(paperBalances)
@@ -159,8 +210,39 @@ export class PaperStore {
           });
       }
       if (c.fills.length) await tx.insert(paperFills).values(c.fills.map(({ id, ...f }) => ({ accountId: dbId, fillId: id, ...f, time: new Date(f.time) })));
-      return bumped[0].version;
+      return { version: next, eventId };
     });
+  }
+
+  /** The newest events row's id (0 if none): where an instance that starts listening begins. */
+  async lastEventId(): Promise<number> {
+    const [row] = await this.db.select({ id: sql<string | null>`max(${paperEvents.id})` }).from(paperEvents);
+    return row?.id === null || row?.id === undefined ? 0 : Number(row.id);
+  }
+
+  /** The account's events rows after `afterId`, oldest first. */
+  async eventsAfter(dbId: string, afterId: number): Promise<StoredEvents[]> {
+    const rows = await this.db
+      .select({ id: paperEvents.id, version: paperEvents.version, payload: paperEvents.payload })
+      .from(paperEvents)
+      .where(and(eq(paperEvents.accountId, dbId), gt(paperEvents.id, afterId)))
+      .orderBy(asc(paperEvents.id));
+    return rows.map((r) => ({ id: r.id, version: r.version, events: r.payload as EngineEvent[] }));
+  }
+
+  /** The accounts of `exchange` with events rows after `afterId` (catching up after a dropped listener). */
+  async accountsWithEventsAfter(exchange: string, afterId: number): Promise<Array<{ dbId: string; key: AccountKey }>> {
+    const rows = await this.db
+      .selectDistinct({ dbId: paperAccounts.id, apiKey: paperAccounts.apiKey, exchange: paperAccounts.exchange, network: paperAccounts.network })
+      .from(paperEvents)
+      .innerJoin(paperAccounts, eq(paperAccounts.id, paperEvents.accountId))
+      .where(and(eq(paperAccounts.exchange, exchange), gt(paperEvents.id, afterId)));
+    return rows.map((r) => ({ dbId: r.dbId, key: { apiKey: r.apiKey, exchange: r.exchange, network: r.network as AccountKey['network'] } }));
+  }
+
+  /** Deletes events rows older than `ms` (every instance has long read them). */
+  async pruneEvents(ms: number): Promise<void> {
+    await this.db.delete(paperEvents).where(lt(paperEvents.createdAt, sql`now() - make_interval(secs => ${ms / 1000})`));
   }
 
   async order(dbId: string, ref: OrderRef): Promise<OrderRecord | null> {

@@ -1,11 +1,11 @@
 /** Test support shared by the paper venues' tests: one simulator per test file, fixtures, private sockets. */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import WebSocket from 'ws';
 import { afterAll, beforeAll } from 'vitest';
 import type { SimPluginOptions } from '../index';
-import { simPassphrase, simSecret } from '../private';
-import { connectWs, FIXTURES_DIR, startSim, type SimServer, type WsProbe } from '../testing';
+import { connectWs, FIXTURES_DIR, latestSim, simTestKey, startSim, type SimServer, type WsProbe } from '../testing';
 
 export interface FileSim extends SimServer {
   /** A socket on the simulator (`path` below its ws root), closed after the file's tests. */
@@ -51,9 +51,13 @@ export function simForFile(opts: SimPluginOptions = {}, setup?: (sim: SimServer)
   };
 }
 
-/** A ccxt client's credentials for a sim key of the default seed (OKX's passphrase too), rate limiting off. */
-export function ccxtKey(apiKey: string) {
-  return { apiKey, secret: simSecret('crypto-terminal', apiKey), password: simPassphrase('crypto-terminal', apiKey), enableRateLimit: false };
+/**
+ * A ccxt client's credentials for sim key `apiKey` (OKX's passphrase too), rate limiting off: minted on
+ * the simulator started last (`simTestKey`), or on `app`'s.
+ */
+export function ccxtKey(apiKey: string, app: FastifyInstance = latestSim().app) {
+  const key = simTestKey(app, apiKey);
+  return { apiKey, secret: key.secret, password: key.passphrase, enableRateLimit: false };
 }
 
 /** The names of an exchange's request fixtures (`*.request.json`, `*.request.doc.json`), sorted. */

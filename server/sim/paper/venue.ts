@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SimHub } from '../hub';
+import type { SimKeys } from '../private/keyring';
 import type { EnginePolicy, PaperEngineOptions, Tape } from './engine';
 import type { SimFaults } from './faults';
 import type { VenueInstruments } from './instruments';
@@ -14,8 +15,10 @@ export interface VenueContext {
   /** The exchange's engine + store + clock (shared by both networks: accounts are keyed by network). */
   runtime: PaperRuntime;
   network: 'MAINNET' | 'TESTNET';
-  /** The market seed: sim API secrets derive from it (private/credentials.ts). */
+  /** The market seed (account ids derive from it; API secrets do not). */
   seed: string;
+  /** The minted keys' secrets (private/keyring.ts): the signature checks look keys up here. */
+  keys: SimKeys;
   hub: SimHub;
   faults: SimFaults;
 }

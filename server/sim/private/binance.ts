@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson } from '../context';
 import type { SimPrivateOptions } from './index';
-import { hmacHex, header, isSimKey, rawTarget, sameSignature, simKeyGrants, simSecret } from './credentials';
+import { hmacHex, header, rawTarget, sameSignature, simKeyGrants } from './credentials';
 
 const fail = (reply: FastifyReply, status: number, code: number, msg: string) => sendJson(reply, status, { code, msg });
 
@@ -18,7 +18,7 @@ const SIGNATURE_AT_END = /(^|&)signature=([^&]*)$/;
  * which must be the last parameter (of the body when there is one, else of the query).
  * `body` is the raw `application/x-www-form-urlencoded` text ('' for none).
  */
-export function verifyBinanceSigned(req: FastifyRequest, body: string, { seed, now }: SimPrivateOptions): BinanceSigned {
+export async function verifyBinanceSigned(req: FastifyRequest, body: string, { keys, now }: Pick<SimPrivateOptions, 'keys' | 'now'>): Promise<BinanceSigned> {
   const no = (status: number, code: number, msg: string): BinanceSigned => ({ ok: false, status, code, msg });
   const apiKey = header(req.headers, 'x-mbx-apikey');
   if (!apiKey) return no(401, -2014, 'API-key format invalid.');
@@ -48,9 +48,10 @@ export function verifyBinanceSigned(req: FastifyRequest, body: string, { seed, n
     return no(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
   }
   if (payload === null) return no(400, -1102, "Mandatory parameter 'signature' was not sent, was empty/null, or malformed.");
-  if (!isSimKey(apiKey)) return no(401, -2015, 'Invalid API-key, IP, or permissions for action.');
+  const known = await keys.secretOf(apiKey);
+  if (!known) return no(401, -2015, 'Invalid API-key, IP, or permissions for action.');
   // The signature is not case-sensitive (binance.md §5); keys and secrets are.
-  if (!sameSignature(hmacHex(simSecret(seed, apiKey), payload), safeDecode(signature), true)) {
+  if (!sameSignature(hmacHex(known.secret, payload), safeDecode(signature), true)) {
     return no(400, -1022, 'Signature for this request is not valid.');
   }
   return { ok: true, apiKey, params };
@@ -71,7 +72,7 @@ function safeDecode(s: string): string {
  */
 export function registerBinancePrivate(app: FastifyInstance, opts: SimPrivateOptions): void {
   app.get('/fapi/v1/accountConfig', async (req, reply) => {
-    const signed = verifyBinanceSigned(req, '', opts);
+    const signed = await verifyBinanceSigned(req, '', opts);
     if (!signed.ok) return fail(reply, signed.status, signed.code, signed.msg);
     const grants = simKeyGrants(signed.apiKey);
     return sendJson(reply, 200, {

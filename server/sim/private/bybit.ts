@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson } from '../context';
 import type { SimPrivateOptions } from './index';
-import { hmacHex, header, isSimKey, rawTarget, sameSignature, simAccountId, simKeyGrants, simSecret } from './credentials';
+import { hmacHex, header, rawTarget, sameSignature, simAccountId, simKeyGrants } from './credentials';
 
 export type BybitSigned = { ok: true; apiKey: string } | { ok: false; retCode: number; retMsg: string };
 
@@ -13,18 +13,19 @@ export type BybitSigned = { ok: true; apiKey: string } | { ok: false; retCode: n
  * `payload` is what Bybit signs: the raw query string of a GET, the raw JSON body of a POST,
  * exactly as sent (a space in the JSON changes the signature: trap 13).
  */
-export function verifyBybitSigned(req: FastifyRequest, payload: string, { seed, now }: SimPrivateOptions): BybitSigned {
+export async function verifyBybitSigned(req: FastifyRequest, payload: string, { keys, now }: Pick<SimPrivateOptions, 'keys' | 'now'>): Promise<BybitSigned> {
   const apiKey = header(req.headers, 'x-bapi-api-key');
   const timestamp = header(req.headers, 'x-bapi-timestamp');
   const recvWindow = header(req.headers, 'x-bapi-recv-window') ?? '5000';
   const sign = header(req.headers, 'x-bapi-sign');
-  if (!apiKey || !isSimKey(apiKey)) return { ok: false, retCode: 10003, retMsg: 'API key is invalid.' };
+  const known = apiKey ? await keys.secretOf(apiKey) : null;
+  if (!apiKey || !known) return { ok: false, retCode: 10003, retMsg: 'API key is invalid.' };
   const serverTime = now();
   const ts = Number(timestamp);
   if (!timestamp || !Number.isFinite(ts) || !(serverTime - Number(recvWindow) <= ts && ts < serverTime + 1000)) {
     return { ok: false, retCode: 10002, retMsg: 'The request time exceeds the time window range.' };
   }
-  if (!sameSignature(hmacHex(simSecret(seed, apiKey), `${timestamp}${apiKey}${recvWindow}${payload}`), sign)) {
+  if (!sameSignature(hmacHex(known.secret, `${timestamp}${apiKey}${recvWindow}${payload}`), sign)) {
     return { ok: false, retCode: 10004, retMsg: 'Error sign, please check your signature generation algorithm.' };
   }
   return { ok: true, apiKey };
@@ -41,7 +42,7 @@ export function registerBybitPrivate(app: FastifyInstance, opts: SimPrivateOptio
     sendJson(reply, 200, { retCode, retMsg, result: {}, retExtInfo: {}, time: now() });
 
   app.get('/v5/user/query-api', async (req, reply) => {
-    const check = verifyBybitSigned(req, rawTarget(req.url).query, opts);
+    const check = await verifyBybitSigned(req, rawTarget(req.url).query, opts);
     if (!check.ok) return fail(reply, check.retCode, check.retMsg);
     const { apiKey } = check;
     const { seed } = opts;

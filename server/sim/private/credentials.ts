@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * The simulator's deterministic API keys (no accounts to create, nothing stored): any key of the
- * form `sim-<name>` exists, and its secret is hex HMAC-SHA256(sim seed, key). OKX keys also have a
- * passphrase: the first 16 hex digits of HMAC-SHA256(sim seed, `okx-passphrase:` + key).
+ * The simulator's API keys are named `sim-<name>`; their secrets are random, minted and stored sealed
+ * by the key ring (keyring.ts) — nothing about a secret follows from the key's name.
  * What a key may do is read from its name: `withdraw` in it → the withdrawal permission (so the UI's
  * warning can be seen), `readonly` → no trading.
  */
@@ -11,14 +10,6 @@ export const SIM_KEY_PATTERN = /^sim-[A-Za-z0-9_-]{1,60}$/;
 
 export function isSimKey(apiKey: string): boolean {
   return SIM_KEY_PATTERN.test(apiKey);
-}
-
-export function simSecret(seed: string, apiKey: string): string {
-  return createHmac('sha256', seed).update(apiKey).digest('hex');
-}
-
-export function simPassphrase(seed: string, apiKey: string): string {
-  return createHmac('sha256', seed).update(`okx-passphrase:${apiKey}`).digest('hex').slice(0, 16);
 }
 
 export interface SimKeyGrants {

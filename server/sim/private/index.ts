@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { SimExchange } from '../market/catalogue';
+import type { SimKeys } from './keyring';
 import { registerBinancePrivate } from './binance';
 import { registerBitmexPrivate } from './bitmex';
 import { registerBybitPrivate } from './bybit';
 import { registerOkxPrivate } from './okx';
 
 export interface SimPrivateOptions {
-  /** The market seed: sim secrets are derived from it (credentials.ts). */
+  /** The market seed (account and user ids derive from it; secrets do not). */
   seed: string;
+  /** The minted keys' secrets (keyring.ts): an unknown key gets the exchange's invalid-key error. */
+  keys: SimKeys;
   /** The exchange clock (ms) the timestamp / expiry checks compare with. */
   now: () => number;
 }
@@ -24,4 +27,5 @@ export const PRIVATE_REGISTRARS: Record<SimExchange, (app: FastifyInstance, opts
   okx: registerOkxPrivate,
 };
 
-export { simPassphrase, simSecret, isSimKey, SIM_KEY_PATTERN } from './credentials';
+export { isSimKey, SIM_KEY_PATTERN } from './credentials';
+export { SimKeyring, withSimSecret, type MintedSimKey, type SimKeys, type SimSecret } from './keyring';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson } from '../context';
 import type { SimPrivateOptions } from './index';
-import { hmacBase64, header, isSimKey, rawTarget, sameSignature, simAccountId, simKeyGrants, simPassphrase, simSecret } from './credentials';
+import { hmacBase64, header, rawTarget, sameSignature, simAccountId, simKeyGrants } from './credentials';
 
 /** OKX rejects a request whose timestamp is more than 30 s from its clock (okx.md §5). */
 const SKEW_MS = 30_000;
@@ -14,7 +14,7 @@ export type OkxSigned = { ok: true; apiKey: string } | { ok: false; code: string
  * 30 s of the server's clock (50102), a known key (50111), its passphrase (50105), and
  * `OK-ACCESS-SIGN` = BASE64 HMAC-SHA256(secret, timestamp + METHOD + requestPath?query + body) (50113).
  */
-export function verifyOkxSigned(req: FastifyRequest, body: string, { seed, now }: SimPrivateOptions): OkxSigned {
+export async function verifyOkxSigned(req: FastifyRequest, body: string, { keys, now }: Pick<SimPrivateOptions, 'keys' | 'now'>): Promise<OkxSigned> {
   const apiKey = header(req.headers, 'ok-access-key');
   const timestamp = header(req.headers, 'ok-access-timestamp');
   const passphrase = header(req.headers, 'ok-access-passphrase');
@@ -26,12 +26,13 @@ export function verifyOkxSigned(req: FastifyRequest, body: string, { seed, now }
   const t = Date.parse(timestamp);
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(timestamp) || Number.isNaN(t)) return { ok: false, code: '50112', msg: 'Invalid OK-ACCESS-TIMESTAMP.' };
   if (Math.abs(now() - t) > SKEW_MS) return { ok: false, code: '50102', msg: 'Timestamp request expired.' };
-  if (!isSimKey(apiKey)) return { ok: false, code: '50111', msg: 'Invalid OK-ACCESS-KEY.' };
-  if (!sameSignature(simPassphrase(seed, apiKey), passphrase)) return { ok: false, code: '50105', msg: 'OK-ACCESS-PASSPHRASE incorrect.' };
+  const known = await keys.secretOf(apiKey);
+  if (!known) return { ok: false, code: '50111', msg: 'Invalid OK-ACCESS-KEY.' };
+  if (!sameSignature(known.passphrase, passphrase)) return { ok: false, code: '50105', msg: 'OK-ACCESS-PASSPHRASE incorrect.' };
   const url = req.url;
   const { path, query } = rawTarget(url.slice(url.indexOf('/api/v5')));
   const requestPath = query ? `${path}?${query}` : path;
-  if (!sameSignature(hmacBase64(simSecret(seed, apiKey), `${timestamp}${req.method.toUpperCase()}${requestPath}${body}`), sign)) {
+  if (!sameSignature(hmacBase64(known.secret, `${timestamp}${req.method.toUpperCase()}${requestPath}${body}`), sign)) {
     return { ok: false, code: '50113', msg: 'Invalid signature.' };
   }
   return { ok: true, apiKey };
@@ -46,7 +47,7 @@ export function registerOkxPrivate(app: FastifyInstance, opts: SimPrivateOptions
   const fail = (reply: FastifyReply, code: string, msg: string) => sendJson(reply, 401, { code, msg, data: [] });
 
   app.get('/api/v5/account/config', async (req, reply) => {
-    const check = verifyOkxSigned(req, '', opts);
+    const check = await verifyOkxSigned(req, '', opts);
     if (!check.ok) return fail(reply, check.code, check.msg);
     const { apiKey } = check;
     const grants = simKeyGrants(apiKey);

@@ -90,10 +90,10 @@ export const keyPasswordHeadersSchema = z.object({
 });
 
 /**
- * `POST /v1/api-keys/sim-credentials` (simulator mode only): a key/secret pair the simulator
- * accepts. Scheme (server/sim/private/README.md): key `sim-<label>-<random>`, secret =
- * hex HMAC-SHA256(sim seed, key); `withdraw` puts "withdraw" in the key, which the simulator
- * answers with the withdrawal permission.
+ * `POST /v1/api-keys/sim-credentials` (simulator mode only): a new key the simulator minted
+ * (server/sim/private/README.md): key `sim-<label>-<random>`, a random secret (and OKX passphrase)
+ * shown only in this answer — the simulator keeps them sealed; `withdraw` puts "withdraw" in the
+ * key, which the simulator answers with the withdrawal permission.
  */
 export const simCredentialsBodySchema = z
   .object({

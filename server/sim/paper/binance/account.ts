@@ -47,7 +47,9 @@ const positionRisk = (v: 'v2' | 'v3') =>
   async function (call: SignedCall) {
     const symbol = call.params.opt('symbol');
     if (symbol !== undefined) instrumentOf(call.venue, symbol);
-    const rows = await positions(call, call.account, symbol);
+    const all = await positions(call, call.account, symbol);
+    // v3 lists only symbols with a position or open orders, a named one too (binance.md §6); v2 every asked one.
+    const rows = v === 'v2' ? all : all.filter(({ p, extras }) => fixed(p.size) !== 0n || extras.bidNotional + extras.askNotional > 0n);
     return rows.map(({ spec, p, extras }) => (v === 'v2' ? positionRiskV2Json(spec, p, extras) : positionRiskJson(spec, p, extras)));
   };
 

@@ -52,7 +52,7 @@ export function timeInForceOf(p: Params, required: boolean): { tif: TimeInForce;
   return { tif: tif === 'GTX' || tif === undefined ? 'GTC' : tif, postOnly: tif === 'GTX', meta: {} };
 }
 
-async function placeOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
+export async function placeOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
   const spec = instrumentOf(venue, p.opt('symbol'));
   const o = p.read(NEW_ORDER);
   if (o.type === 'LIMIT' && o.price === undefined) throw mandatory('price');
@@ -88,7 +88,7 @@ const queryOrder = (restingOnly: boolean) =>
     return queryOrderJson(spec, o);
   };
 
-async function cancelOrder(call: SignedCall) {
+export async function cancelOrder(call: SignedCall) {
   const { venue, params: p, engine } = call;
   const spec = instrumentOf(venue, p.opt('symbol'));
   const l = lookupOf(p, 'orderId', 'origClientOrderId');
@@ -100,7 +100,7 @@ async function cancelOrder(call: SignedCall) {
 
 // Modify Order: LIMIT only, price and quantity both required. Binance cancels the order when the new
 // quantity is not above the executed one, or when a GTX order would take at the new price.
-async function modifyOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
+export async function modifyOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
   const spec = instrumentOf(venue, p.opt('symbol'));
   p.read(SIDE);
   const l = lookupOf(p, 'orderId', 'origClientOrderId');

@@ -45,8 +45,8 @@ const DIALECT: ParamDialect = {
 export const BINANCE: SignedProtocol = {
   exchange: 'binance',
   dialect: DIALECT,
-  verify(req, venue) {
-    const check = verifyBinanceSigned(req, rawBody(req), { seed: venue.seed, now: venue.runtime.now.bind(venue.runtime) });
+  async verify(req, venue) {
+    const check = await verifyBinanceSigned(req, rawBody(req), { keys: venue.keys, now: venue.runtime.now.bind(venue.runtime) });
     return check.ok ? { apiKey: check.apiKey, values: Object.fromEntries(check.params) } : new BinanceError(check.code, check.msg, check.status);
   },
   denied: () => new BinanceError(-2015, 'Invalid API-key, IP, or permissions for action.', 401),

@@ -1,7 +1,7 @@
 /** Test support for the Binance venue: a signing client over `app.inject`, exactly as Binance's docs sign. */
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { simSecret } from '../../private';
+import { simTestKey } from '../../testing';
 
 export interface BinanceCall {
   status: number;
@@ -17,8 +17,9 @@ export interface BinanceTestClient {
   keyOnly(method: 'POST' | 'PUT' | 'DELETE', path: string): Promise<BinanceCall>;
 }
 
-export function binanceClient(app: FastifyInstance, apiKey: string, opts: { seed: string; now: () => number; prefix?: string }): BinanceTestClient {
-  const secret = simSecret(opts.seed, apiKey);
+export function binanceClient(app: FastifyInstance, apiKey: string, opts: { /** Unused: secrets are minted, not derived. */ seed?: string; now: () => number; prefix?: string }): BinanceTestClient {
+  // Minted by the simulator under test (random), the same for every client of this key there.
+  const { secret } = simTestKey(app, apiKey, 'binance');
   const prefix = opts.prefix ?? '/sim/binance';
   const wrap = (res: { statusCode: number; body: string }): BinanceCall => {
     const body = res.body ? (JSON.parse(res.body) as unknown) : null;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebSocket } from 'ws';
 import { queryOf, sendJson } from '../../context';
 import type { SimConnection } from '../../hub';
-import { header, isSimKey } from '../../private/credentials';
+import { header } from '../../private/credentials';
 import { accountId, type AccountKey } from '../engine';
 import { openPrivateSocket } from '../private-socket';
 import type { VenueContext } from '../venue';
@@ -23,6 +23,15 @@ interface UserConnection {
   conn: SimConnection;
   queue: unknown[];
   events: Set<string> | null;
+  /** Combined-stream mode (`/private/stream`): each frame goes out as `{ stream: <listenKey>, data }`. */
+  combined: boolean;
+  /** The listen keys this socket is subscribed to (one in the URL; more by SUBSCRIBE). */
+  keys: Set<ListenKey>;
+}
+
+/** Queues a frame of `lk` on a socket, wrapped as a combined-stream frame where the socket is one. */
+function deliver(c: UserConnection, lk: ListenKey, frame: unknown): void {
+  c.queue.push(c.combined ? { stream: lk.key, data: frame } : frame);
 }
 
 /** The venue's listen keys (in memory), by key and by account; an expired one is told so, then forgotten. */
@@ -63,7 +72,8 @@ class ListenKeys {
       if (lk.expiresAt > now) continue;
       this.delete(lk);
       for (const c of lk.conns) {
-        c.queue.push({ e: 'listenKeyExpired', E: now, listenKey: lk.key });
+        deliver(c, lk, { e: 'listenKeyExpired', E: now, listenKey: lk.key });
+        c.keys.delete(lk);
         this.hub.pollNow(c.conn);
       }
       lk.conns.clear();
@@ -71,14 +81,14 @@ class ListenKeys {
   }
 }
 
-/** USER_STREAM security: the API key header only (-2014 without, -2015 for a key that is not a sim key). */
-function keyOf(venue: VenueContext, headers: Record<string, string | string[] | undefined>, reply: FastifyReply): AccountKey | null {
+/** USER_STREAM security: the API key header only (-2014 without, -2015 for a key the simulator did not mint). */
+async function keyOf(venue: VenueContext, headers: Record<string, string | string[] | undefined>, reply: FastifyReply): Promise<AccountKey | null> {
   const apiKey = header(headers, 'x-mbx-apikey');
   if (!apiKey) {
     void sendJson(reply, 401, { code: -2014, msg: 'API-key format invalid.' });
     return null;
   }
-  if (!isSimKey(apiKey)) {
+  if (!(await venue.keys.secretOf(apiKey))) {
     void sendJson(reply, 401, { code: -2015, msg: 'Invalid API-key, IP, or permissions for action.' });
     return null;
   }
@@ -89,7 +99,7 @@ function keyOf(venue: VenueContext, headers: Record<string, string | string[] | 
 function registerListenKeyRoutes(app: FastifyInstance, venue: VenueContext, keys: ListenKeys): void {
   const { runtime } = venue;
   app.post('/fapi/v1/listenKey', async (req, reply) => {
-    const account = keyOf(venue, req.headers, reply);
+    const account = await keyOf(venue, req.headers, reply);
     if (!account) return reply;
     const now = runtime.now();
     keys.sweep(now);
@@ -98,7 +108,7 @@ function registerListenKeyRoutes(app: FastifyInstance, venue: VenueContext, keys
   });
 
   app.put('/fapi/v1/listenKey', async (req, reply) => {
-    const account = keyOf(venue, req.headers, reply);
+    const account = await keyOf(venue, req.headers, reply);
     if (!account) return reply;
     const now = runtime.now();
     keys.sweep(now);
@@ -107,7 +117,7 @@ function registerListenKeyRoutes(app: FastifyInstance, venue: VenueContext, keys
   });
 
   app.delete('/fapi/v1/listenKey', async (req, reply) => {
-    const account = keyOf(venue, req.headers, reply);
+    const account = await keyOf(venue, req.headers, reply);
     if (!account) return reply;
     const lk = keys.of(account);
     if (lk) {
@@ -120,7 +130,8 @@ function registerListenKeyRoutes(app: FastifyInstance, venue: VenueContext, keys
 
 /**
  * Binance's user data stream: `POST|PUT|DELETE /fapi/v1/listenKey` (API key only, no signature)
- * and the routed WebSocket `/private/ws/<listenKey>` or `/private/ws?listenKey=<k>&events=A/B`.
+ * and the routed WebSocket `/private/ws/<listenKey>` or `/private/ws?listenKey=<k>&events=A/B` (raw frames),
+ * `/private/stream?listenKey=<k>` or `/private/stream?streams=<k>` + SUBSCRIBE `[<k>]` (combined frames).
  * The account's engine events reach its sockets only after they were written (PaperRuntime), so
  * a client never sees what a restart would undo. An expired key gets `listenKeyExpired`, then silence.
  * Listen keys live in memory: after a server restart clients create a new one (as after expiry).
@@ -135,27 +146,91 @@ export function registerBinanceUserStream(app: FastifyInstance, venue: VenueCont
     if (!lk || lk.account.network !== venue.network || lk.conns.size === 0) return;
     const frames = binanceFrames(events, (s) => runtime.engine.instrument(s));
     for (const c of lk.conns) {
-      for (const f of frames) if (!c.events || c.events.has(f.e)) c.queue.push(f);
+      for (const f of frames) if (!c.events || c.events.has(f.e)) deliver(c, lk, f);
       hub.pollNow(c.conn);
     }
   });
   app.addHook('onClose', async () => unsubscribe());
   registerListenKeyRoutes(app, venue, keys);
 
-  const open = (socket: WebSocket, key: string | undefined, events: string | undefined) => {
+  const sockets = new Set<UserConnection>();
+  const subscribe = (c: UserConnection, key: string): boolean => {
+    const lk = keys.get(key);
+    if (!lk) return false;
+    c.keys.add(lk);
+    lk.conns.add(c);
+    return true;
+  };
+  /**
+   * A user-data socket: raw (`/private/ws…`, frames as they are) or combined (`/private/stream…`,
+   * frames as `{ stream: <listenKey>, data }`). `initial` are the listen keys of its URL; a raw socket
+   * needs a valid one (Binance closes it otherwise), a combined one may start empty and SUBSCRIBE.
+   */
+  const open = (socket: WebSocket, initial: string[], opts: { combined: boolean; events?: string; required: boolean }) => {
     sweep(runtime.now());
-    const lk = key ? keys.get(key) : undefined;
-    if (!lk) {
+    const valid = initial.filter((k) => keys.get(k));
+    if (opts.required && valid.length === 0) {
       // Binance closes a connection whose listenKey does not exist.
       socket.close(1008, 'Invalid listenKey');
       return;
     }
-    openPrivateSocket(venue, 'binance', socket, (conn): UserConnection => ({ conn, queue: [], events: events ? new Set(events.split('/').filter(Boolean)) : null }), lk.conns, sweep);
+    const events = opts.events ? new Set(opts.events.split('/').filter(Boolean)) : null;
+    const c = openPrivateSocket(venue, 'binance', socket, (conn): UserConnection => ({ conn, queue: [], events, combined: opts.combined, keys: new Set() }), sockets, sweep);
+    if (!c) return;
+    for (const k of valid) subscribe(c, k);
+    socket.on('close', () => {
+      for (const lk of c.keys) lk.conns.delete(c);
+      c.keys.clear();
+    });
+    socket.on('message', (raw, isBinary) => onRequest(c, isBinary ? '' : String(raw)));
   };
 
-  app.get<{ Params: { listenKey: string } }>('/private/ws/:listenKey', { websocket: true }, (socket, req) => open(socket, req.params.listenKey, queryOf(req).events));
+  /** SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS with listen keys as the stream names (as the market streams). */
+  const onRequest = (c: UserConnection, text: string) => {
+    let req: { method?: unknown; params?: unknown; id?: unknown };
+    try {
+      req = JSON.parse(text) as typeof req;
+    } catch {
+      c.conn.send({ error: { code: 3, msg: 'Invalid JSON: expected value at line 1 column 1' }, id: null });
+      return;
+    }
+    const id = typeof req.id === 'number' || typeof req.id === 'string' ? req.id : null;
+    const names = (Array.isArray(req.params) ? req.params : []).filter((p): p is string => typeof p === 'string');
+    switch (req.method) {
+      case 'SUBSCRIBE':
+        sweep(runtime.now());
+        // A listen key that does not exist is accepted and stays silent (as an unknown market stream).
+        for (const n of names) subscribe(c, n);
+        c.conn.send({ result: null, id });
+        return;
+      case 'UNSUBSCRIBE':
+        for (const lk of [...c.keys]) {
+          if (!names.includes(lk.key)) continue;
+          c.keys.delete(lk);
+          lk.conns.delete(c);
+        }
+        c.conn.send({ result: null, id });
+        return;
+      case 'LIST_SUBSCRIPTIONS':
+        c.conn.send({ result: [...c.keys].map((lk) => lk.key), id });
+        return;
+      default:
+        c.conn.send({ error: { code: 2, msg: `Invalid request: unknown variant \`${String(req.method)}\`` }, id });
+    }
+  };
+
+  app.get<{ Params: { listenKey: string } }>('/private/ws/:listenKey', { websocket: true }, (socket, req) =>
+    open(socket, [req.params.listenKey], { combined: false, events: queryOf(req).events, required: true }),
+  );
   app.get('/private/ws', { websocket: true }, (socket, req) => {
     const q = queryOf(req);
-    open(socket, q.listenKey, q.events);
+    open(socket, q.listenKey ? [q.listenKey] : [], { combined: false, events: q.events, required: true });
+  });
+  // Combined form: `/private/stream?listenKey=<k>` (the `binance` npm client) or
+  // `/private/stream?streams=<k1>/<k2>` and SUBSCRIBE `["<k>"]` (Binance's official connector).
+  app.get('/private/stream', { websocket: true }, (socket, req) => {
+    const q = queryOf(req);
+    const initial = [...(q.listenKey ? [q.listenKey] : []), ...(q.streams ? q.streams.split('/').filter(Boolean) : [])];
+    open(socket, initial, { combined: true, events: q.events, required: q.listenKey !== undefined });
   });
 }

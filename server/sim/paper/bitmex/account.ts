@@ -2,9 +2,10 @@ import { fixed, type BalanceView, type InstrumentSpec, type MarginMode } from '.
 import { bool, decimal, oneOf } from '../params';
 import { applySettings, wholeOf } from '../queries';
 import type { RouteGroup, SignedCall } from '../signed';
-import { marginJson, positionJson } from './format';
+import { marginJson, positionJson, walletJson } from './format';
 import { ids } from './orders';
 import { BitmexError, instrumentOf, invalid, refusalError } from './params';
+import { notePositionRows } from './stream';
 
 const CURRENCIES = ['XBt', 'USDt'] as const;
 
@@ -29,7 +30,10 @@ async function settle({ venue, runtime, engine, account }: SignedCall, spec: Ins
     return refusal ? { ok: false as const, refusal } : { ok: true as const, position: engine.positions(id, spec.symbol)[0] };
   });
   if (!r.ok) throw refusalError(r.refusal);
-  return positionJson(spec, r.position, ids(venue, account).accountNo);
+  const row = positionJson(spec, r.position, ids(venue, account).accountNo);
+  // BitMEX's `position` topic shows the change, also on a flat symbol (the engine's event names none there).
+  notePositionRows(venue, account, [row]);
+  return row;
 }
 
 async function setLeverage(call: SignedCall) {
@@ -61,8 +65,7 @@ async function wallet({ venue, params: p, runtime, engine, account }: SignedCall
   const { accountNo } = ids(venue, account);
   const currency = p.opt('currency') ?? 'XBt';
   const r = await runtime.run(account, (id, now) => ({ list: engine.balances(id), now }));
-  const m = marginJson(walletOf(r.list, currency), accountNo, r.now);
-  return { account: accountNo, currency, amount: m.walletBalance, pendingCredit: 0, pendingDebit: 0, confirmedDebit: 0, timestamp: m.timestamp };
+  return walletJson(walletOf(r.list, currency), accountNo, r.now);
 }
 
 /**

@@ -165,7 +165,9 @@ export function positionJson(spec: InstrumentSpec, p: PositionView, account: num
     isOpen: size !== 0n,
     markPrice: Number(trimZeros(p.markPrice)),
     markValue: minor(p.notional, cur) * (spec.category === 'inverse' ? -1 : 1),
-    homeNotional: quanto ? Number(trimZeros(formatFixed(fixed(p.notional), 8))) : Number(trimZeros(formatFixed(fixed(p.amount) * (size < 0n ? -1n : 1n), 8))),
+    // Home currency = the underlying (XBT for XBTUSD): inverse = the value at the mark in XBT (−markValue / 1e8,
+    // position.response.json), linear = the base quantity; foreign = the quote (USD: −contracts for XBTUSD).
+    homeNotional: quanto || spec.category === 'inverse' ? Number(trimZeros(formatFixed(fixed(p.notional), 8))) : Number(trimZeros(formatFixed(fixed(p.amount) * (size < 0n ? -1n : 1n), 8))),
     foreignNotional: quanto ? null : spec.category === 'inverse' ? -Number(qty(p.size)) : -Number(trimZeros(formatFixed(fixed(p.notional), 8))),
     posMargin: minor(isolated ? p.isolatedMargin : p.initialMargin, cur),
     posMaint: minor(p.maintMargin, cur),
@@ -207,4 +209,39 @@ export function marginJson(b: BalanceView, account: number, now: number) {
     withdrawableMargin: minor(b.available, c),
     timestamp: iso(now),
   };
+}
+
+/** A Wallet row (`/user/wallet`, the `wallet` topic) of one settle currency, in its minor units. */
+export function walletJson(b: BalanceView, account: number, now: number) {
+  return { account, currency: b.currency, amount: minor(b.wallet, b.currency), pendingCredit: 0, pendingDebit: 0, confirmedDebit: 0, timestamp: iso(now) };
+}
+
+const num = (s: string | null) => (s === null ? null : Number(s));
+
+/**
+ * An Order as the `order` topic prints it (ws-order-insert.json, real): the REST order with the account,
+ * quantities and prices as JSON numbers, and the fields the stream adds.
+ */
+export function orderRow(spec: InstrumentSpec, tag: string, o: OrderRecord, account: number) {
+  const j = orderJson(spec, tag, o, String(account));
+  return {
+    ...j,
+    account,
+    simpleOrderQty: null,
+    orderQty: Number(j.orderQty),
+    price: num(j.price),
+    stopPx: num(j.stopPx),
+    exDestination: 'XBME',
+    simpleLeavesQty: null,
+    leavesQty: Number(j.leavesQty),
+    simpleCumQty: null,
+    cumQty: Number(j.cumQty),
+    avgPx: num(j.avgPx),
+    multiLegReportingType: 'SingleSecurity',
+  };
+}
+
+/** An execution as the `execution` topic prints it (the account as a number, as on every stream row). */
+export function executionRow(spec: InstrumentSpec, tag: string, f: FillRecord, o: OrderRecord | undefined, account: number) {
+  return { ...executionJson(spec, tag, f, o, String(account)), account };
 }

@@ -65,22 +65,23 @@ function typeOf(p: Params) {
   return { type, price: priced ? price : undefined, trigger: type === 'LIMIT' || type === 'MARKET' ? undefined : stopPx };
 }
 
-async function placeOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
+/** An order's parameters read and checked (the symbol, execInst, side, quantity, type, prices, options): what `place` needs. */
+function placementOf(venue: VenueContext, p: Params) {
   const spec = instrumentOf(venue, p.opt('symbol'));
-  const { tag, accountNo } = ids(venue, account);
   const exec = execInstOf(p);
   const close = exec.includes('Close');
   const { side, qty: qtyText } = sideAndQty(p, close);
   const { type, price, trigger } = typeOf(p);
   const { timeInForce, clOrdID } = p.read(ORDER_OPTIONS);
-  const r = await runtime.run(account, (id, at) => {
+  /** The engine's request on the account now (a Close market / limit without a quantity takes the position's size). */
+  const request = (engine: SignedCall['engine'], id: string): PlaceRequest => {
     let qty = qtyText;
     // A Close market / limit without a quantity closes the position's size now; a Close stop, when it fires.
     if (close && qty === undefined && (type === 'LIMIT' || type === 'MARKET')) {
       const [pos] = engine.positions(id, spec.symbol);
       qty = pos ? pos.size.replace('-', '') : '0';
     }
-    const req: PlaceRequest = {
+    return {
       symbol: spec.symbol,
       side,
       type,
@@ -94,10 +95,51 @@ async function placeOrder({ venue, params: p, runtime, engine, account }: Signed
       clientId: clOrdID,
       meta: { execInst: exec.join(',') },
     };
-    return engine.place(id, req, at);
-  });
+  };
+  return { spec, request };
+}
+
+async function placeOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
+  const { tag, accountNo } = ids(venue, account);
+  const { spec, request } = placementOf(venue, p);
+  const r = await runtime.run(account, (id, at) => engine.place(id, request(engine, id), at));
   if (!r.ok) throw refusalError(r.refusal);
   return orderJson(spec, tag, r.value, String(accountNo));
+}
+
+/** `orders` of a bulk request: a JSON array in the body, or its JSON text (a form or query parameter). */
+function bulkOf(p: Params): Params[] {
+  let v = p.raw('orders');
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v) as unknown;
+    } catch {
+      throw invalid('Unable to parse orders');
+    }
+  }
+  if (v === undefined) throw invalid("'orders' is required");
+  if (!Array.isArray(v) || v.some((o) => typeof o !== 'object' || o === null || Array.isArray(o))) throw invalid('orders must be an array of orders');
+  return v.map((o) => p.child(o));
+}
+
+/**
+ * `POST /api/v1/order/bulk`: every order is read and checked first (one bad order refuses the request),
+ * then they are placed in order as `POST /order` places one; the answer is the array of orders.
+ */
+async function placeBulk({ venue, params: p, runtime, engine, account }: SignedCall) {
+  const { tag, accountNo } = ids(venue, account);
+  const placements = bulkOf(p).map((one) => placementOf(venue, one));
+  const r = await runtime.run(account, (id, at) => {
+    const done = [];
+    for (const x of placements) {
+      const one = engine.place(id, x.request(engine, id), at);
+      if (!one.ok) return { ok: false as const, refusal: one.refusal };
+      done.push(one.value);
+    }
+    return { ok: true as const, done };
+  });
+  if (!r.ok) throw refusalError(r.refusal);
+  return r.done.map((o) => orderJson(engine.instrument(o.symbol)!, tag, o, String(accountNo)));
 }
 
 /** The account's order an `orderID` / `origClOrdID` names (open or recently closed). */
@@ -110,7 +152,12 @@ function findOne({ engine }: SignedCall, id: string, tag: string, p: Params): Or
 }
 
 async function amendOrder(call: SignedCall) {
-  const { venue, params: p, runtime, engine, account } = call;
+  return amendOne(call, call.params);
+}
+
+/** One amend (`orderID` / `origClOrdID`, then `orderQty`, `leavesQty`, `price`, `stopPx`) with its parameters `p`. */
+async function amendOne(call: SignedCall, p: Params) {
+  const { venue, runtime, engine, account } = call;
   const { tag, accountNo } = ids(venue, account);
   const { orderQty, leavesQty, price, stopPx } = p.read({ orderQty: decimal(), leavesQty: decimal(), price: decimal(), stopPx: decimal() });
   const r = await runtime.run(account, (id, at) => {
@@ -122,6 +169,18 @@ async function amendOrder(call: SignedCall) {
   if (!r) throw new BitmexError(404, 'Not Found');
   if (!r.result.ok) throw refusalError(r.result.refusal);
   return orderJson(engine.instrument(r.o.symbol)!, tag, r.result.value, String(accountNo));
+}
+
+/** `PUT /api/v1/order/bulk`: each amend checked first (an id, decimals), then applied in order as `PUT /order` applies one. */
+async function amendBulk(call: SignedCall) {
+  const list = bulkOf(call.params);
+  for (const one of list) {
+    if (!one.has('orderID') && !one.has('origClOrdID')) throw invalid('Must specify orderID or origClOrdID');
+    one.read({ orderQty: decimal(), leavesQty: decimal(), price: decimal(), stopPx: decimal() });
+  }
+  const out = [];
+  for (const one of list) out.push(await amendOne(call, one));
+  return out;
 }
 
 async function cancelOrders({ venue, params: p, runtime, engine, account }: SignedCall) {
@@ -215,7 +274,8 @@ async function tradeHistory(call: SignedCall) {
 }
 
 /**
- * `/api/v1/order` (POST place, PUT amend, DELETE cancel, GET list), `/api/v1/order/all` (DELETE) and
+ * `/api/v1/order` (POST place, PUT amend, DELETE cancel, GET list), `/api/v1/order/bulk` (POST place, PUT
+ * amend: arrays through the same handlers), `/api/v1/order/all` (DELETE) and
  * `/api/v1/execution/tradeHistory`. Conditional orders (Stop, StopLimit, MarketIfTouched,
  * LimitIfTouched) keep their orderID when they fire (BitMEX shows one order).
  */
@@ -223,6 +283,8 @@ export const BITMEX_ORDER_ROUTES: RouteGroup = [
   { method: 'GET', url: '/api/v1/order', handler: listOrders },
   { method: 'POST', url: '/api/v1/order', trade: true, handler: placeOrder },
   { method: 'PUT', url: '/api/v1/order', trade: true, handler: amendOrder },
+  { method: 'POST', url: '/api/v1/order/bulk', trade: true, handler: placeBulk },
+  { method: 'PUT', url: '/api/v1/order/bulk', trade: true, handler: amendBulk },
   { method: 'DELETE', url: '/api/v1/order', trade: true, handler: cancelOrders },
   { method: 'DELETE', url: '/api/v1/order/all', trade: true, handler: cancelAll },
   { method: 'GET', url: '/api/v1/execution/tradeHistory', handler: tradeHistory },

@@ -58,8 +58,8 @@ const DIALECT: ParamDialect = {
 export const BITMEX: SignedProtocol = {
   exchange: 'bitmex',
   dialect: DIALECT,
-  verify(req, venue) {
-    const check = verifyBitmexSigned(req, rawBody(req), { seed: venue.seed, now: () => venue.runtime.now() });
+  async verify(req, venue) {
+    const check = await verifyBitmexSigned(req, rawBody(req), { keys: venue.keys, now: () => venue.runtime.now() });
     return check.ok ? { apiKey: check.apiKey } : new BitmexError(check.status, check.message);
   },
   denied: () => new BitmexError(403, 'Access Denied: this API key has no order permission.'),

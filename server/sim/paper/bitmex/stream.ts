@@ -1,149 +1,265 @@
 import type { WebSocket } from 'ws';
 import { setBitmexPrivateWs } from '../../bitmex/ws';
 import { SimConnection } from '../../hub';
-import { hmacHex, isSimKey, sameSignature, simSecret } from '../../private/credentials';
-import { accountId, fixed, type AccountKey, type EngineEvent } from '../engine';
-import type { VenueContext } from '../venue';
+import { hmacHex, sameSignature } from '../../private/credentials';
+import { withSimSecret } from '../../private/keyring';
+import { accountId, type AccountKey, type EngineEvent } from '../engine';
 import { isOpen } from '../queries';
-import { executionJson, marginJson, orderJson, positionJson } from './format';
+import type { VenueContext } from '../venue';
+import { BITMEX_INSTRUMENTS } from './economics';
+import { executionRow, marginJson, orderRow, positionJson, walletJson } from './format';
 import { ids } from './orders';
 
-export const PRIVATE_TOPICS = ['order', 'execution', 'position', 'margin'] as const;
-type Topic = (typeof PRIVATE_TOPICS)[number];
+export const PRIVATE_TOPICS = ['order', 'execution', 'position', 'margin', 'wallet'] as const;
+type Table = (typeof PRIVATE_TOPICS)[number];
+type Row = Record<string, unknown>;
 
-const KEYS: Record<Topic, string[]> = { order: ['orderID'], execution: ['execID'], position: ['account', 'symbol'], margin: ['account', 'currency'] };
+/** The partial's `keys` (the client keeps each table keyed by them and drops updates of rows it has not seen). */
+const KEYS: Record<Table, string[]> = { order: ['orderID'], execution: ['execID'], position: ['account', 'symbol'], margin: ['account', 'currency'], wallet: ['account', 'currency'] };
+/** What an `update` carries beside the keys and the changed fields (the client splits rows by `symbol`). */
+const ALWAYS: Record<Table, string[]> = { order: ['clOrdID', 'account', 'symbol'], execution: [], position: ['currency'], margin: [], wallet: [] };
+/** Tables filtered by symbol (`order:XBTUSD`); the others are per account (`margin`, or `margin:*` as the official client asks). */
+const SYMBOL_TABLES: ReadonlySet<Table> = new Set(['order', 'execution', 'position']);
+
+/** One private subscription: the rows the client holds (by key), what waits to be sent, events that came before its partial. */
+interface Sub {
+  table: Table;
+  symbol: string | undefined;
+  ready: boolean;
+  held: Map<string, Row>;
+  queue: unknown[];
+  early: Array<{ seq: number; rows: Row[] }>;
+}
 
 interface PrivateState {
   account: AccountKey;
-  topics: Set<Topic>;
-  queue: Map<Topic, unknown[]>;
+  subs: Map<string, Sub>;
   privateConn: SimConnection;
 }
 
-type Queue = (st: PrivateState, topic: Topic, frame: unknown) => void;
+const keyOf = (table: Table, row: Row) => KEYS[table].map((k) => String(row[k])).join('|');
 
-/** One batch of engine events → the account's `order` / `execution` / `position` / `margin` frames. */
-function pushEvents(venue: VenueContext, st: PrivateState, events: EngineEvent[], push: Queue): void {
+/**
+ * The table-diff protocol (bitmex.md §2): a row the client has not seen is an `insert` (whole row), a
+ * known one an `update` with its keys and the fields that changed (nothing when only the timestamp
+ * moved); executions are insert-only. BitMEX sends no `delete` on these tables: a filled or cancelled
+ * order and a closed position stay as updated rows (its official clients drop them themselves).
+ */
+function diff(sub: Sub, rows: Row[]): void {
+  const inserts: Row[] = [];
+  const updates: Row[] = [];
+  for (const row of rows) {
+    if (sub.symbol !== undefined && row.symbol !== sub.symbol) continue;
+    const key = keyOf(sub.table, row);
+    const prev = sub.held.get(key);
+    sub.held.set(key, row);
+    if (!prev || sub.table === 'execution') {
+      if (!prev) inserts.push(row);
+      continue;
+    }
+    const changed = Object.keys(row).filter((k) => k !== 'timestamp' && JSON.stringify(row[k]) !== JSON.stringify(prev[k]));
+    if (!changed.length) continue;
+    const fields = [...KEYS[sub.table], ...ALWAYS[sub.table], ...changed, 'timestamp'];
+    updates.push(Object.fromEntries(fields.filter((k) => k in row).map((k) => [k, row[k]])));
+  }
+  if (inserts.length) sub.queue.push({ table: sub.table, action: 'insert', data: inserts });
+  if (updates.length) sub.queue.push({ table: sub.table, action: 'update', data: updates });
+}
+
+/** One batch of engine events → each table's rows, in order. */
+function rowsOf(venue: VenueContext, account: AccountKey, events: EngineEvent[]): Record<Table, Row[]> {
   const { engine } = venue.runtime;
-  const { tag, accountNo } = ids(venue, st.account);
+  const { tag, accountNo } = ids(venue, account);
+  const out: Record<Table, Row[]> = { order: [], execution: [], position: [], margin: [], wallet: [] };
   for (const ev of events) {
     if (ev.type === 'order') {
       const spec = engine.instrument(ev.order.symbol);
       if (!spec) continue;
-      push(st, 'order', { table: 'order', action: ev.exec === 'new' ? 'insert' : 'update', data: [orderJson(spec, tag, ev.order, String(accountNo))] });
-      if (ev.fill) push(st, 'execution', { table: 'execution', action: 'insert', data: [executionJson(spec, tag, ev.fill, ev.order, String(accountNo))] });
+      out.order.push(orderRow(spec, tag, ev.order, accountNo));
+      if (ev.fill) out.execution.push(executionRow(spec, tag, ev.fill, ev.order, accountNo));
     } else if (ev.reason !== 'reset') {
-      const positions = ev.positions.flatMap((p) => {
+      for (const p of ev.positions) {
         const spec = engine.instrument(p.symbol);
-        return spec ? [positionJson(spec, p, accountNo)] : [];
-      });
-      if (positions.length) push(st, 'position', { table: 'position', action: 'update', data: positions });
-      if (ev.balances.length) push(st, 'margin', { table: 'margin', action: 'update', data: ev.balances.map((b) => marginJson(b, accountNo, ev.time)) });
+        if (spec) out.position.push(positionJson(spec, p, accountNo));
+      }
+      for (const b of ev.balances) {
+        out.margin.push(marginJson(b, accountNo, ev.time));
+        out.wallet.push(walletJson(b, accountNo, ev.time));
+      }
     }
   }
+  return out;
 }
 
-/** `authKeyExpires` / `authKey`: `[apiKey, expires (s), hex HMAC(secret, "GET/realtime" + expires)]`. */
-function authenticate(venue: VenueContext, states: Map<SimConnection, PrivateState>, conn: SimConnection, args: unknown[], request: unknown): void {
-  const [apiKey, expires, signature] = args;
-  const exp = typeof expires === 'number' ? String(expires) : typeof expires === 'string' ? expires : '';
-  const fail = (error: string) => conn.send({ status: 401, error, meta: {}, request });
-  if (states.has(conn)) return fail('Already authenticated');
-  if (typeof apiKey !== 'string' || typeof signature !== 'string' || !/^\d{1,13}$/.test(exp)) return fail('Invalid authKeyExpires arguments');
-  if (Number(exp) < Math.floor(venue.runtime.now() / 1000)) return fail('Signature expired');
-  if (!isSimKey(apiKey) || !sameSignature(hmacHex(simSecret(venue.seed, apiKey), `GET/realtime${exp}`), signature)) return fail('Signature not valid.');
-  const privateConn = new SimConnection('bitmex', conn.socket as WebSocket, (_t, f) => f, 'private');
-  const st: PrivateState = { account: { apiKey, exchange: 'bitmex', network: venue.network }, topics: new Set(), queue: new Map(), privateConn };
-  states.set(conn, st);
-  conn.socket.on('close', () => states.delete(conn));
-  venue.hub.add(privateConn);
-  conn.send({ success: true, request });
-  if (venue.faults.get('bitmex').dropPrivateSockets) venue.hub.drop('bitmex', 'private');
-}
+/** Position rows a venue handler publishes itself (a leverage or margin-mode change on a flat symbol: the engine's event names no position). */
+const POSITION_NOTES = new WeakMap<object, Set<(account: AccountKey, rows: Row[]) => void>>();
 
-const drain = (st: PrivateState, topic: Topic): unknown[] => {
-  const q = st.queue.get(topic) ?? [];
-  st.queue.set(topic, []);
-  return q;
-};
-
-/** The topic's current rows as a `partial`. */
-async function partial(venue: VenueContext, st: PrivateState, topic: Topic): Promise<unknown> {
-  const { runtime } = venue;
-  const { engine } = runtime;
-  const { tag, accountNo } = ids(venue, st.account);
-  const data = await runtime.run(st.account, (id, now) => {
-    if (topic === 'order') return engine.openOrders(id).filter(isOpen).map((o) => orderJson(engine.instrument(o.symbol)!, tag, o, String(accountNo)));
-    if (topic === 'position') return engine.positions(id).filter((p) => fixed(p.size) !== 0n).map((p) => positionJson(engine.instrument(p.symbol)!, p, accountNo));
-    if (topic === 'margin') return engine.balances(id).map((b) => marginJson(b, accountNo, now));
-    return [];
-  });
-  return { table: topic, action: 'partial', keys: KEYS[topic], types: {}, foreignKeys: {}, attributes: {}, filter: { account: accountNo }, data };
-}
-
-/** `subscribe` / `unsubscribe` of private topics (after auth): a `partial`, then the updates. */
-function subscribe(venue: VenueContext, st: PrivateState | undefined, conn: SimConnection, op: string, topics: Topic[], request: unknown): void {
-  for (const topic of topics) {
-    if (!st) {
-      conn.send({ status: 401, error: 'User requires authorization to subscribe to private topics.', meta: {}, request });
-      continue;
-    }
-    if (op === 'unsubscribe') {
-      st.topics.delete(topic);
-      conn.subs.delete(topic);
-      conn.send({ success: true, unsubscribe: topic, request });
-      continue;
-    }
-    st.topics.add(topic);
-    conn.subs.set(topic, { poll: () => drain(st, topic) });
-    conn.send({ success: true, subscribe: topic, request });
-    void partial(venue, st, topic).then((frame) => {
-      st.queue.set(topic, [frame, ...(st.queue.get(topic) ?? [])]);
-      venue.hub.pollNow(conn, [topic]);
-    });
-  }
+/** Sends the account's `position` subscribers these rows (inserted when new to them, else updated), after the handler's own events. */
+export function notePositionRows(venue: VenueContext, account: AccountKey, rows: Row[]): void {
+  for (const note of POSITION_NOTES.get(venue.runtime) ?? []) note(account, rows);
 }
 
 /**
- * BitMEX's private topics on the one `/realtime` socket (bitmex.md §2): `authKeyExpires` (or `authKey`)
- * with hex HMAC("GET/realtime" + expires), then `order`, `execution`, `position`, `margin` — a
- * `partial` of the current rows, then `insert` / `update` as the account changes. Authenticating adds
- * a private-scope connection to the hub, so the drop-private-sockets fault drops the socket.
+ * The signature BitMEX asks of a socket: hex HMAC(secret, "GET/realtime" + expires); null when it holds.
+ * Reads the key from the key ring's cache: callers look the key up first (`withSimSecret`, `secretOf`).
+ */
+function checkSignature(venue: VenueContext, apiKey: unknown, expires: unknown, signature: unknown): string | null {
+  const exp = typeof expires === 'number' ? String(expires) : typeof expires === 'string' ? expires : '';
+  if (typeof apiKey !== 'string' || typeof signature !== 'string' || !/^\d{1,13}$/.test(exp)) return 'Invalid authKeyExpires arguments';
+  if (Number(exp) < Math.floor(venue.runtime.now() / 1000)) return 'Signature expired';
+  const known = venue.keys.cached(apiKey);
+  if (!known || !sameSignature(hmacHex(known.secret, `GET/realtime${exp}`), signature)) return 'Signature not valid.';
+  return null;
+}
+
+/**
+ * BitMEX's private topics on the one `/realtime` socket (bitmex.md §2): authenticated by `authKeyExpires`
+ * (or `authKey`) or by `api-expires` / `api-key` / `api-signature` in the URL, then `order`, `execution`,
+ * `position` (each also `:<symbol>`), `margin` and `wallet` — a `partial` of the current rows, then
+ * `insert` / `update` as the account changes. Authenticating adds a private-scope connection to the hub,
+ * so the drop-private-sockets fault drops the socket.
  */
 export function registerBitmexPrivateStream(venue: VenueContext): () => void {
   const { runtime, hub } = venue;
   const states = new Map<SimConnection, PrivateState>();
-  const push: Queue = (st, topic, frame) => {
-    if (!st.topics.has(topic)) return;
-    const q = st.queue.get(topic) ?? [];
-    q.push(frame);
-    st.queue.set(topic, q);
-  };
+  /** Counts the runtime's event batches: a partial knows which ones it already holds. */
+  let seq = 0;
 
   const unsubscribe = runtime.subscribe((account, events: EngineEvent[]) => {
+    seq++;
     if (account.network !== venue.network) return;
     const id = accountId(account);
+    let rows: Record<Table, Row[]> | undefined;
     for (const [conn, st] of states) {
-      if (accountId(st.account) !== id) continue;
-      pushEvents(venue, st, events, push);
+      if (accountId(st.account) !== id || !st.subs.size) continue;
+      rows ??= rowsOf(venue, account, events);
+      for (const sub of st.subs.values()) {
+        if (sub.ready) diff(sub, rows[sub.table]);
+        else sub.early.push({ seq, rows: rows[sub.table] });
+      }
       hub.pollNow(conn);
     }
   });
 
+  const note = (account: AccountKey, rows: Row[]) => {
+    if (account.network !== venue.network) return;
+    for (const [conn, st] of states) {
+      if (accountId(st.account) !== accountId(account)) continue;
+      for (const sub of st.subs.values()) if (sub.table === 'position' && sub.ready) diff(sub, rows);
+      hub.pollNow(conn);
+    }
+  };
+  const notes = POSITION_NOTES.get(runtime) ?? new Set();
+  POSITION_NOTES.set(runtime, notes.add(note));
+
+  const authenticate = (conn: SimConnection, apiKey: string): void => {
+    const privateConn = new SimConnection('bitmex', conn.socket as WebSocket, (_t, f) => f, 'private');
+    states.set(conn, { account: { apiKey, exchange: 'bitmex', network: venue.network }, subs: new Map(), privateConn });
+    conn.socket.on('close', () => states.delete(conn));
+    hub.add(privateConn);
+  };
+  const dropIfFaulted = () => {
+    if (venue.faults.get('bitmex').dropPrivateSockets) hub.drop('bitmex', 'private');
+  };
+
+  /** The table's current rows as a `partial`, then what happened since. */
+  const start = async (conn: SimConnection, st: PrivateState, topic: string, sub: Sub) => {
+    const { engine } = runtime;
+    const { tag, accountNo } = ids(venue, st.account);
+    const snap = await runtime.run(st.account, (id, now) => {
+      const at = seq;
+      let rows: Row[] = [];
+      if (sub.table === 'order') rows = engine.openOrders(id).filter(isOpen).map((o) => orderRow(engine.instrument(o.symbol)!, tag, o, accountNo));
+      if (sub.table === 'position') rows = engine.positions(id).map((p) => positionJson(engine.instrument(p.symbol)!, p, accountNo));
+      if (sub.table === 'margin') rows = engine.balances(id).map((b) => marginJson(b, accountNo, now));
+      if (sub.table === 'wallet') rows = engine.balances(id).map((b) => walletJson(b, accountNo, now));
+      return { at, rows };
+    });
+    if (st.subs.get(topic) !== sub) return;
+    const data = snap.rows.filter((r) => sub.symbol === undefined || r.symbol === sub.symbol);
+    for (const r of data) sub.held.set(keyOf(sub.table, r), r);
+    const filter = sub.symbol === undefined ? { account: accountNo } : { account: accountNo, symbol: sub.symbol };
+    sub.queue.unshift({ table: sub.table, action: 'partial', keys: KEYS[sub.table], types: {}, foreignKeys: {}, attributes: {}, filter, data });
+    sub.ready = true;
+    for (const e of sub.early) if (e.seq > snap.at) diff(sub, e.rows);
+    sub.early = [];
+    hub.pollNow(conn, [topic]);
+  };
+
+  const subscribe = (conn: SimConnection, op: string, topics: string[], request: unknown) => {
+    const st = states.get(conn);
+    for (const topic of topics) {
+      if (!st) {
+        conn.send({ status: 401, error: 'User requires authorization to subscribe to private topics.', meta: {}, request });
+        continue;
+      }
+      if (op === 'unsubscribe') {
+        st.subs.delete(topic);
+        conn.subs.delete(topic);
+        conn.send({ success: true, unsubscribe: topic, request });
+        continue;
+      }
+      if (conn.subs.has(topic)) {
+        conn.send({ status: 400, error: `You are already subscribed to this topic: ${topic}`, meta: {}, request });
+        continue;
+      }
+      const [name, filter] = topic.split(':');
+      const table = name as Table;
+      const symbol = filter === undefined || filter === '*' ? undefined : SYMBOL_TABLES.has(table) ? BITMEX_INSTRUMENTS.find(filter)?.symbol : undefined;
+      if (filter !== undefined && filter !== '*' && symbol === undefined) {
+        conn.send({ status: 400, error: `Unknown or unavailable table: ${topic}`, meta: {}, request });
+        continue;
+      }
+      const sub: Sub = { table, symbol, ready: false, held: new Map(), queue: [], early: [] };
+      st.subs.set(topic, sub);
+      conn.subs.set(topic, { poll: () => (sub.ready ? sub.queue.splice(0) : []) });
+      conn.send({ success: true, subscribe: topic, request });
+      void start(conn, st, topic, sub);
+    }
+  };
+
   setBitmexPrivateWs(hub, venue.network, {
+    tables: PRIVATE_TOPICS,
     handle(conn, op, args, request) {
       if (op === 'authKeyExpires' || op === 'authKey') {
-        authenticate(venue, states, conn, args, request);
+        const fail = (error: string) => conn.send({ status: 401, error, meta: {}, request });
+        if (states.has(conn)) fail('Already authenticated');
+        else {
+          withSimSecret(venue.keys, String(args[0]), () => {
+            const error = checkSignature(venue, args[0], args[1], args[2]);
+            if (error) fail(error);
+            else if (states.has(conn)) fail('Already authenticated');
+            else {
+              authenticate(conn, args[0] as string);
+              conn.send({ success: true, request });
+              dropIfFaulted();
+            }
+          });
+        }
         return [];
       }
       if (op !== 'subscribe' && op !== 'unsubscribe') return null;
       const topics = args.filter((a): a is string => typeof a === 'string');
-      const mine = topics.filter((t): t is Topic => (PRIVATE_TOPICS as readonly string[]).includes(t));
-      const rest = topics.filter((t) => !(PRIVATE_TOPICS as readonly string[]).includes(t));
+      const isMine = (t: string) => (PRIVATE_TOPICS as readonly string[]).includes(t.split(':')[0]);
+      const mine = topics.filter(isMine);
+      const rest = topics.filter((t) => !isMine(t));
       if (!mine.length) return rest.length ? rest : null;
-      subscribe(venue, states.get(conn), conn, op, mine, request);
+      subscribe(conn, op, mine, request);
       return rest.length ? rest : [];
     },
+    async checkUrlAuth(q) {
+      if (q['api-key'] === undefined && q['api-signature'] === undefined && q['api-expires'] === undefined) return null;
+      await venue.keys.secretOf(q['api-key'] ?? '').catch(() => null);
+      return checkSignature(venue, q['api-key'], q['api-expires'], q['api-signature']);
+    },
+    connect(conn, q) {
+      if (states.has(conn) || checkSignature(venue, q['api-key'], q['api-expires'], q['api-signature']) !== null) return;
+      authenticate(conn, q['api-key']!);
+      dropIfFaulted();
+    },
   });
-  return unsubscribe;
+  return () => {
+    notes.delete(note);
+    unsubscribe();
+  };
 }

@@ -1,7 +1,7 @@
 /** Test support for the BitMEX venue: a client over `app.inject` that signs exactly as BitMEX's docs say (bitmex.md §5). */
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { simSecret } from '../../private';
+import { simTestKey } from '../../testing';
 
 export interface BitmexTestClient {
   apiKey: string;
@@ -10,8 +10,9 @@ export interface BitmexTestClient {
   call<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, opts?: { expires?: number }): Promise<{ status: number; body: T }>;
 }
 
-export function bitmexClient(app: FastifyInstance, apiKey: string, opts: { seed: string; now: () => number; prefix?: string }): BitmexTestClient {
-  const secret = simSecret(opts.seed, apiKey);
+export function bitmexClient(app: FastifyInstance, apiKey: string, opts: { /** Unused: secrets are minted, not derived. */ seed?: string; now: () => number; prefix?: string }): BitmexTestClient {
+  // Minted by the simulator under test (random), the same for every client of this key there.
+  const { secret } = simTestKey(app, apiKey, 'bitmex');
   const prefix = opts.prefix ?? '/sim/bitmex';
   return {
     apiKey,

@@ -131,6 +131,19 @@ describe('bitmex paper venue: money and errors', () => {
     expect(expired.status).toBe(401);
   });
 
+  it('order/bulk: every order is checked first (one bad order places none); the answer is the array of orders', async () => {
+    const c = client('bulk');
+    const bad = await c.call<Row>('POST', '/order/bulk', { orders: [{ symbol: 'XBTUSD', side: 'Buy', orderQty: 100, price: 50000 }, { symbol: 'XBTUSD', side: 'Up', orderQty: 100, price: 50000 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: { message: 'Invalid side: Up', name: 'HTTPError' } });
+    expect((await c.call<Row[]>('GET', `/order?filter=${encodeURIComponent('{"open":true}')}`)).body).toEqual([]);
+    expect((await c.call<Row>('POST', '/order/bulk', {})).body).toEqual({ error: { message: "'orders' is required", name: 'HTTPError' } });
+    const ok = await c.call<Row[]>('POST', '/order/bulk', { orders: JSON.stringify([{ symbol: 'XBTUSD', side: 'Buy', orderQty: 100, price: 50000, clOrdID: 'b1' }]) });
+    expect(ok.body).toMatchObject([{ clOrdID: 'b1', ordStatus: 'New', price: '50000' }]);
+    const amend = await c.call<Row[]>('PUT', '/order/bulk', { orders: [{ origClOrdID: 'b1', price: 50100 }] });
+    expect(amend.body).toMatchObject([{ clOrdID: 'b1', price: '50100' }]);
+  });
+
   it('testnet (/sim/testnet/bitmex) is a separate account; reset-account resets one', async () => {
     const c = client('net');
     await c.call('POST', '/order', { symbol: 'XBTUSD', side: 'Buy', orderQty: 100, ordType: 'Market' });

@@ -7,6 +7,7 @@ import { BYBIT_INSTRUMENTS, BYBIT_MAKER_RATE, BYBIT_TAKER_RATE, bybitSymbols } f
 import { executionJson, positionJson, qtyOf, walletJson } from './format';
 import { BybitError, CATEGORY, instrumentOf, missing, paramError, refusalError } from './params';
 import { byRef, findOrders, orderRefOf, page, scopeOf, timeWindow } from './shared';
+import { tpslOf } from './tpsl';
 
 /** The account-wide margin mode: every symbol is switched together, so any one of them tells it. */
 const modeSymbol = () => bybitSymbols()[0];
@@ -26,10 +27,10 @@ async function positionList(call: SignedCall) {
   const rows = await runtime.run(account, (id, now) => {
     // With a symbol: that position even when flat; otherwise the open ones.
     const views = symbol !== undefined ? engine.positions(id, symbol) : engine.positions(id).filter((v) => engine.instrument(v.symbol)?.category === category && (!symbols || symbols.has(v.symbol)));
-    return views.map((v) => ({ v, mark: fixed(v.markPrice) !== 0n ? v.markPrice : (engine.lastPrice(v.symbol, now) ?? v.markPrice) }));
+    return views.map((v) => ({ v, mark: fixed(v.markPrice) !== 0n ? v.markPrice : (engine.lastPrice(v.symbol, now) ?? v.markPrice), tpsl: tpslOf(engine, id, v.symbol) }));
   });
   const { rows: list, nextPageCursor } = page(rows, p, 200, 20);
-  return { list: list.map(({ v, mark }) => positionJson(engine.instrument(v.symbol)!, v, mark)), nextPageCursor, category };
+  return { list: list.map(({ v, mark, tpsl }) => positionJson(engine.instrument(v.symbol)!, v, mark, tpsl)), nextPageCursor, category };
 }
 
 async function setLeverage({ venue, params: p, runtime, engine, account }: SignedCall) {

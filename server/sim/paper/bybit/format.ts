@@ -117,6 +117,7 @@ export const orderTypeOf = (o: OrderRecord) => (o.type === 'LIMIT' || o.type ===
 
 export function createTypeOf(o: OrderRecord): string {
   if (o.type === 'LIQUIDATION') return 'CreateByTakeOver_PassThrough';
+  if (o.meta.tpsl === 'Full') return o.meta.stopOrderType === 'TakeProfit' ? 'CreateByTakeProfit' : 'CreateByStopLoss';
   if (isConditional(o)) return 'CreateByStopOrder';
   return 'CreateByUser';
 }
@@ -182,7 +183,7 @@ export function orderFields(spec: InstrumentSpec, account: AccountKey, o: OrderR
     smpType: 'None',
     smpGroup: 0,
     smpOrderId: '',
-    tpslMode: '',
+    tpslMode: o.meta.tpsl ?? '',
     tpLimitPrice: '',
     slLimitPrice: '',
     slippageToleranceType: 'UNKNOWN',
@@ -284,7 +285,13 @@ function tierOf(symbol: string, cost: bigint): { id: number; limit: string } {
 
 const derived = (spec: InstrumentSpec, s: string | null) => (s === null || fixed(s) <= 0n ? '' : formatFixed(fixed(s), tickDecimals(spec), 'half-up'));
 
-function positionFields(spec: InstrumentSpec, p: PositionView, mark: string): Record<string, unknown> {
+/** A position's TP / SL trigger prices (its Full TP/SL orders, bybit/tpsl.ts); absent = not set. */
+export interface PositionTpsl {
+  takeProfit?: string | null;
+  stopLoss?: string | null;
+}
+
+function positionFields(spec: InstrumentSpec, p: PositionView, mark: string, tpsl: PositionTpsl = {}): Record<string, unknown> {
   const flat = p.side === 'FLAT';
   const size = fixed(p.size);
   const abs = size < 0n ? -size : size;
@@ -298,7 +305,8 @@ function positionFields(spec: InstrumentSpec, p: PositionView, mark: string): Re
     riskLimitValue: tier.limit,
     symbol: p.symbol,
     side: flat ? '' : size > 0n ? 'Buy' : 'Sell',
-    size: formatFixed(abs, decimalsOf(spec.qtyStep)),
+    // A flat position's size is "0" (fixture ws-private-position.doc.json), an open one has the step's decimals.
+    size: flat ? '0' : formatFixed(abs, decimalsOf(spec.qtyStep)),
     avgPrice: flat ? '0' : money(p.entryPrice),
     entryPrice: flat ? '0' : money(p.entryPrice),
     positionValue: amount(cost),
@@ -317,8 +325,8 @@ function positionFields(spec: InstrumentSpec, p: PositionView, mark: string): Re
     positionIM: money(p.initialMargin),
     positionIMByMp: money(p.initialMargin),
     tpslMode: 'Full',
-    takeProfit: zeroPrice,
-    stopLoss: zeroPrice,
+    takeProfit: tpsl.takeProfit ? priceOf(spec, tpsl.takeProfit) : zeroPrice,
+    stopLoss: tpsl.stopLoss ? priceOf(spec, tpsl.stopLoss) : zeroPrice,
     trailingStop: zeroPrice,
     unrealisedPnl: money(p.unrealisedPnl),
     curRealisedPnl: flat ? '0' : money(p.realisedPnl),
@@ -339,8 +347,8 @@ function positionFields(spec: InstrumentSpec, p: PositionView, mark: string): Re
 const POSITION_KEYS = ['positionIdx', 'riskId', 'riskLimitValue', 'symbol', 'side', 'size', 'avgPrice', 'positionValue', 'tradeMode', 'positionStatus', 'autoAddMargin', 'adlRankIndicator', 'leverage', 'breakEvenPrice', 'positionBalance', 'markPrice', 'liqPrice', 'bustPrice', 'positionMM', 'positionMMByMp', 'positionIM', 'positionIMByMp', 'tpslMode', 'takeProfit', 'stopLoss', 'trailingStop', 'unrealisedPnl', 'curRealisedPnl', 'cumRealisedPnl', 'seq', 'isReduceOnly', 'mmrSysUpdateTime', 'leverageSysUpdatedTime', 'sessionAvgPrice', 'createdTime', 'updatedTime'] as const;
 const STREAM_POSITION_KEYS = ['positionIdx', 'tradeMode', 'riskId', 'riskLimitValue', 'symbol', 'side', 'size', 'entryPrice', 'leverage', 'breakEvenPrice', 'positionValue', 'positionBalance', 'markPrice', 'positionIM', 'positionIMByMp', 'positionMM', 'positionMMByMp', 'takeProfit', 'stopLoss', 'trailingStop', 'unrealisedPnl', 'curRealisedPnl', 'cumRealisedPnl', 'sessionAvgPrice', 'createdTime', 'updatedTime', 'tpslMode', 'liqPrice', 'bustPrice', 'category', 'positionStatus', 'adlRankIndicator', 'autoAddMargin', 'leverageSysUpdatedTime', 'mmrSysUpdatedTime', 'seq', 'isReduceOnly'] as const;
 
-export const positionJson = (spec: InstrumentSpec, p: PositionView, mark: string) => pick(positionFields(spec, p, mark), POSITION_KEYS);
-export const streamPositionJson = (spec: InstrumentSpec, p: PositionView, mark: string) => pick(positionFields(spec, p, mark), STREAM_POSITION_KEYS);
+export const positionJson = (spec: InstrumentSpec, p: PositionView, mark: string, tpsl?: PositionTpsl) => pick(positionFields(spec, p, mark, tpsl), POSITION_KEYS);
+export const streamPositionJson = (spec: InstrumentSpec, p: PositionView, mark: string, tpsl?: PositionTpsl) => pick(positionFields(spec, p, mark, tpsl), STREAM_POSITION_KEYS);
 
 // ---- the unified wallet ----
 

@@ -5,6 +5,7 @@ import { BYBIT_ACCOUNT_ROUTES } from './account';
 import { BYBIT_ORDER_ROUTES } from './orders';
 import { BYBIT } from './params';
 import { registerBybitPrivateStream } from './stream';
+import { BYBIT_TPSL_ROUTES, registerBybitTpslCleanup } from './tpsl';
 
 export { bybitEngineOptions } from './economics';
 
@@ -17,6 +18,8 @@ export { bybitEngineOptions } from './economics';
 export function registerBybitVenue(app: FastifyInstance, venue: VenueContext): void {
   // Bybit signs the POST body exactly as sent (trap 13): keep the raw JSON text, parse it after the check.
   keepRawBodies(app);
-  mountRoutes(app, venue, BYBIT, [BYBIT_ORDER_ROUTES, BYBIT_ACCOUNT_ROUTES]);
+  mountRoutes(app, venue, BYBIT, [BYBIT_ORDER_ROUTES, BYBIT_ACCOUNT_ROUTES, BYBIT_TPSL_ROUTES]);
   registerBybitPrivateStream(app, venue);
+  const stopCleanup = registerBybitTpslCleanup(venue);
+  app.addHook('onClose', async () => stopCleanup());
 }

@@ -3,7 +3,7 @@ import { bool, decimal, int, oneOf, text, type Params } from '../params';
 import { cancelPicked, isOpen, settledHistory } from '../queries';
 import type { RouteGroup, SignedCall } from '../signed';
 import { bybitOrderId, historyOrderJson, isConditional, realtimeOrderJson } from './format';
-import { BybitError, CATEGORY, instrumentOf, missing, paramError, refusalError } from './params';
+import { BybitAnswer, BybitError, CATEGORY, instrumentOf, missing, paramError, refusalError } from './params';
 import { byRef, findOrders, matchesRef, openOrderOf, ORDER_LINK_ID, orderRefOf, page, scopeOf, timeWindow } from './shared';
 
 const TRIGGER_BY = ['LastPrice', 'IndexPrice', 'MarkPrice'] as const;
@@ -91,7 +91,8 @@ function placeRequest(engine: PaperEngine, id: string, symbol: string, c: Create
   return { req, direction, last };
 }
 
-async function createOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
+/** One `/v5/order/create` (also one item of `create-batch`): the placed order. */
+async function placeOne({ venue, params: p, runtime, engine, account }: SignedCall): Promise<OrderRecord> {
   const { category } = p.read({ category: CATEGORY });
   const spec = instrumentOf(venue, p.opt('symbol'), category);
   const c = readCreate(p);
@@ -100,10 +101,11 @@ async function createOrder({ venue, params: p, runtime, engine, account }: Signe
     return { result: engine.place(id, req, at), direction, last };
   });
   if (!r.result.ok) throw refusalError(r.result.refusal, { direction: r.direction, trigger: c.triggerPrice, last: r.last ?? undefined });
-  return ack(account, r.result.value);
+  return r.result.value;
 }
 
-async function amendOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
+/** One `/v5/order/amend` (also one item of `amend-batch`): the amended order. */
+async function amendOne({ venue, params: p, runtime, engine, account }: SignedCall): Promise<OrderRecord> {
   const { category } = p.read({ category: CATEGORY });
   const spec = instrumentOf(venue, p.opt('symbol'), category);
   const ref = orderRefOf(p, account, true);
@@ -117,10 +119,11 @@ async function amendOrder({ venue, params: p, runtime, engine, account }: Signed
   });
   if (!r) throw new BybitError(110001, 'Order does not exist');
   if (!r.result.ok) throw refusalError(r.result.refusal, { direction: r.direction, trigger, last: r.last ?? undefined });
-  return ack(account, r.result.value);
+  return r.result.value;
 }
 
-async function cancelOrder(call: SignedCall) {
+/** One `/v5/order/cancel` (also one item of `cancel-batch`): the cancelled order. */
+async function cancelOne(call: SignedCall): Promise<OrderRecord> {
   const { venue, params: p, engine, account } = call;
   const { category } = p.read({ category: CATEGORY });
   const spec = instrumentOf(venue, p.opt('symbol'), category);
@@ -128,7 +131,47 @@ async function cancelOrder(call: SignedCall) {
   const r = await cancelPicked(call, (id) => openOrderOf(engine.retained(id), spec.symbol, ref));
   if (!r) throw new BybitError(110001, 'Order does not exist');
   if (!r.ok) throw refusalError(r.refusal);
-  return ack(account, r.value);
+  return r.value;
+}
+
+const createOrder = async (call: SignedCall) => ack(call.account, await placeOne(call));
+const amendOrder = async (call: SignedCall) => ack(call.account, await amendOne(call));
+const cancelOrder = async (call: SignedCall) => ack(call.account, await cancelOne(call));
+
+/** At most 20 items per batch request for linear and inverse (docs/v5/order/batch-place.mdx @072c197). */
+export const BATCH_MAX = 20;
+
+/**
+ * `create-batch` / `amend-batch` / `cancel-batch`: `{ category, request: [item…] }`, each item done in
+ * order exactly like the single endpoint (its own symbol, the request's category); `result.list` has one
+ * entry per item (a failed one with an empty orderId) and `retExtInfo.list` its `{ code, msg }`.
+ */
+function batch(one: (call: SignedCall) => Promise<OrderRecord>, created: boolean) {
+  return async (call: SignedCall) => {
+    const { params: p, account } = call;
+    const { category } = p.read({ category: CATEGORY });
+    const raw = p.raw('request');
+    if (raw === undefined) throw missing('request');
+    if (!Array.isArray(raw)) throw paramError('request');
+    if (raw.length === 0) throw new BybitError(10001, 'params error: request is empty');
+    if (raw.length > BATCH_MAX) throw new BybitError(10001, `params error: too many requests in the batch, at most ${BATCH_MAX}`);
+    const list: Array<Record<string, string>> = [];
+    const ext: Array<{ code: number; msg: string }> = [];
+    for (const item of raw) {
+      const params = p.child({ ...(typeof item === 'object' && item !== null ? item : {}), category });
+      const given = { category, symbol: params.opt('symbol') ?? '', orderLinkId: typeof params.raw('orderLinkId') === 'string' ? (params.raw('orderLinkId') as string) : '' };
+      try {
+        const o = await one({ ...call, params });
+        list.push({ category, symbol: o.symbol, ...ack(account, o), ...(created ? { createAt: String(o.createdAt) } : {}) });
+        ext.push({ code: 0, msg: 'OK' });
+      } catch (err) {
+        if (!(err instanceof BybitError)) throw err;
+        list.push({ ...given, orderId: '', ...(created ? { createAt: '' } : {}) });
+        ext.push({ code: err.retCode, msg: err.retMsg });
+      }
+    }
+    return new BybitAnswer({ list }, { list: ext });
+  };
 }
 
 async function cancelAll(call: SignedCall) {
@@ -195,7 +238,8 @@ async function orderHistory(call: SignedCall) {
 }
 
 /**
- * `/v5/order/create|amend|cancel|cancel-all` (POST, JSON) and `/v5/order/realtime|history` (GET),
+ * `/v5/order/create|amend|cancel|cancel-all`, their batches `/v5/order/create-batch|amend-batch|cancel-batch`
+ * (POST, JSON) and `/v5/order/realtime|history` (GET),
  * categories linear and inverse. A `triggerPrice` makes a conditional order that keeps its own
  * orderId when it fires (Untriggered → New/Filled); answers are Bybit's acknowledgements
  * `{ orderId, orderLinkId }`, the state goes to the private stream.
@@ -205,6 +249,9 @@ export const BYBIT_ORDER_ROUTES: RouteGroup = [
   { method: 'POST', url: '/v5/order/amend', trade: true, handler: amendOrder },
   { method: 'POST', url: '/v5/order/cancel', trade: true, handler: cancelOrder },
   { method: 'POST', url: '/v5/order/cancel-all', trade: true, handler: cancelAll },
+  { method: 'POST', url: '/v5/order/create-batch', trade: true, handler: batch(placeOne, true) },
+  { method: 'POST', url: '/v5/order/amend-batch', trade: true, handler: batch(amendOne, false) },
+  { method: 'POST', url: '/v5/order/cancel-batch', trade: true, handler: batch(cancelOne, false) },
   { method: 'GET', url: '/v5/order/realtime', handler: realtimeOrders },
   { method: 'GET', url: '/v5/order/history', handler: orderHistory },
 ];

@@ -6,7 +6,15 @@ import { oneOf, VenueError, type ParamDialect } from '../params';
 import { queryValues, rawBody, type SignedProtocol } from '../signed';
 
 /** Bybit's v5 envelope. */
-export const envelope = (result: unknown, time: number, retCode = 0, retMsg = 'OK') => ({ retCode, retMsg, result, retExtInfo: {}, time });
+export const envelope = (result: unknown, time: number, retCode = 0, retMsg = 'OK', retExtInfo: unknown = {}) => ({ retCode, retMsg, result, retExtInfo, time });
+
+/** A success whose `retExtInfo` is not empty (the batch endpoints: one `{ code, msg }` per item). */
+export class BybitAnswer {
+  constructor(
+    readonly result: unknown,
+    readonly retExtInfo: unknown,
+  ) {}
+}
 
 /** A Bybit error: always HTTP 200 with `retCode` ≠ 0 (trap 9); `result` is `{}` unless said otherwise. */
 export class BybitError extends VenueError {
@@ -47,9 +55,9 @@ const DIALECT: ParamDialect = {
 export const BYBIT: SignedProtocol = {
   exchange: 'bybit',
   dialect: DIALECT,
-  verify(req, venue) {
+  async verify(req, venue) {
     const payload = req.method === 'GET' ? rawTarget(req.url).query : rawBody(req);
-    const check = verifyBybitSigned(req, payload, { seed: venue.seed, now: () => venue.runtime.now() });
+    const check = await verifyBybitSigned(req, payload, { keys: venue.keys, now: () => venue.runtime.now() });
     return check.ok ? { apiKey: check.apiKey } : new BybitError(check.retCode, check.retMsg);
   },
   denied: () => new BybitError(10005, 'Permission denied, please check your API key permissions.'),
@@ -65,7 +73,7 @@ export const BYBIT: SignedProtocol = {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new BybitError(10001, 'params error: the request body is not a JSON object');
     return { values: parsed as Record<string, unknown> };
   },
-  ok: (result, now) => envelope(result, now),
+  ok: (result, now) => (result instanceof BybitAnswer ? envelope(result.result, now, 0, 'OK', result.retExtInfo) : envelope(result, now)),
 };
 
 export type BybitCategory = Category;

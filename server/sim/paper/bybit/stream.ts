@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { SimConnection } from '../../hub';
-import { hmacHex, isSimKey, sameSignature, simSecret } from '../../private/credentials';
+import { hmacHex, sameSignature } from '../../private/credentials';
+import { withSimSecret } from '../../private/keyring';
 import { accountId, fixed, formatFixed, type AccountKey, type Category, type EngineEvent, type PaperEngine } from '../engine';
 import { openPrivateSocket } from '../private-socket';
 import type { VenueContext } from '../venue';
 import { BYBIT_INSTRUMENTS } from './economics';
 import { qtyOf, streamExecutionJson, streamOrderJson, streamPositionJson, walletJson } from './format';
+import { tpslOf } from './tpsl';
 
 export const PRIVATE_TOPICS = ['order', 'execution', 'position', 'wallet'] as const;
 type Topic = (typeof PRIVATE_TOPICS)[number];
@@ -33,7 +35,7 @@ export function bybitItems(engine: PaperEngine, id: string, account: AccountKey,
         const spec = engine.instrument(p.symbol);
         if (!spec) continue;
         const mark = fixed(p.markPrice) !== 0n ? p.markPrice : (engine.lastPrice(p.symbol, ev.time) ?? p.markPrice);
-        items.push({ topic: 'position', category: spec.category, data: streamPositionJson(spec, p, mark) });
+        items.push({ topic: 'position', category: spec.category, data: streamPositionJson(spec, p, mark, tpslOf(engine, id, p.symbol)) });
       }
       wallet = true;
       return;
@@ -68,6 +70,19 @@ export function bybitItems(engine: PaperEngine, id: string, account: AccountKey,
       }),
     });
   });
+  // "position … pushes on every order create, amend or cancel even if nothing changed" (bybit.md §6):
+  // a symbol whose orders changed gets its position snapshot when no account event carried it.
+  const pushed = new Set(items.filter((x) => x.topic === 'position').map((x) => (x.data as { symbol: string }).symbol));
+  const touched = new Set(events.flatMap((ev) => (ev.type === 'order' && ev.exec !== 'fill' ? [ev.order.symbol] : [])));
+  for (const symbol of touched) {
+    const spec = engine.instrument(symbol);
+    if (pushed.has(symbol) || !spec || !engine.has(id)) continue;
+    const [p] = engine.positions(id, symbol);
+    if (!p) continue;
+    const at = events[events.length - 1]?.time ?? 0;
+    const mark = fixed(p.markPrice) !== 0n ? p.markPrice : (engine.lastPrice(symbol, at) ?? p.markPrice);
+    items.push({ topic: 'position', category: spec.category, data: streamPositionJson(spec, p, mark, tpslOf(engine, id, symbol)) });
+  }
   if (wallet && engine.has(id)) {
     const at = events[events.length - 1]?.time ?? 0;
     const balances = engine
@@ -106,13 +121,13 @@ function auth(venue: VenueContext, pc: PrivateConnection, args: unknown[], answe
   if (typeof apiKey !== 'string' || typeof signature !== 'string' || !/^\d{1,16}$/.test(exp)) return answer('auth', false, 'Params Error');
   // An expiry in the past (the sign of a clock out of sync) is "Params Error" on Bybit too.
   if (Number(exp) <= venue.runtime.now()) return answer('auth', false, 'Params Error');
-  if (!isSimKey(apiKey) || !sameSignature(hmacHex(simSecret(venue.seed, apiKey), `GET/realtime${exp}`), signature)) {
-    return answer('auth', false, 'Request not authorized');
-  }
-  const account: AccountKey = { apiKey, exchange: 'bybit', network: venue.network };
-  if (pc.account && accountId(pc.account) !== accountId(account)) return answer('auth', false, 'Repeat auth with another key');
-  pc.account = account;
-  return answer('auth', true);
+  return withSimSecret(venue.keys, apiKey, (known) => {
+    if (!known || !sameSignature(hmacHex(known.secret, `GET/realtime${exp}`), signature)) return answer('auth', false, 'Request not authorized');
+    const account: AccountKey = { apiKey, exchange: 'bybit', network: venue.network };
+    if (pc.account && accountId(pc.account) !== accountId(account)) return answer('auth', false, 'Repeat auth with another key');
+    pc.account = account;
+    return answer('auth', true);
+  });
 }
 
 /** `subscribe` / `unsubscribe` (after auth): all-in-one and categorised topics not in one request. */

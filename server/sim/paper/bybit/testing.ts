@@ -1,7 +1,7 @@
 /** Test support for the Bybit venue: a client over `app.inject` that signs exactly as Bybit's docs say (bybit.md §5). */
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { simSecret } from '../../private';
+import { simTestKey } from '../../testing';
 
 export interface BybitEnvelope<T = Record<string, unknown>> {
   retCode: number;
@@ -27,8 +27,9 @@ export interface BybitTestClient {
   call(method: 'GET' | 'POST', path: string, params?: Record<string, unknown> | string, opts?: { timestamp?: number; recvWindow?: string; sign?: (payload: string) => string }): Promise<BybitCall>;
 }
 
-export function bybitClient(app: FastifyInstance, apiKey: string, opts: { seed: string; now: () => number; prefix?: string }): BybitTestClient {
-  const secret = simSecret(opts.seed, apiKey);
+export function bybitClient(app: FastifyInstance, apiKey: string, opts: { /** Unused: secrets are minted, not derived. */ seed?: string; now: () => number; prefix?: string }): BybitTestClient {
+  // Minted by the simulator under test (random), the same for every client of this key there.
+  const { secret } = simTestKey(app, apiKey, 'bybit');
   const prefix = opts.prefix ?? '/sim/bybit';
   return {
     apiKey,

@@ -81,7 +81,7 @@ describe('bybit paper venue: request fixtures', () => {
     const [o] = (await c.call('GET', '/v5/order/realtime', { category: 'linear', orderLinkId: 'usdt-test-02' })).json<{ list: Array<Record<string, unknown>> }>().result.list;
     expect(o).toMatchObject({ cumExecQty: '0.010', qty: '1.000', reduceOnly: true, orderStatus: 'Cancelled', cancelType: 'CancelByReduceOnly' });
     const [pos] = (await c.call('GET', '/v5/position/list', { category: 'linear', symbol: 'BTCUSDT' })).json<{ list: Array<Record<string, unknown>> }>().result.list;
-    expect(pos).toMatchObject({ size: '0.000', side: '' });
+    expect(pos).toMatchObject({ size: '0', side: '' });
   });
 
   it('order-cancel: the fixture’s foreign orderId is 110001; with our own orderId, the order-cancel ack', async () => {

@@ -3,7 +3,7 @@ import { bool, decimal, oneOf, type Params } from '../params';
 import type { RouteGroup, SignedCall } from '../signed';
 import { attachMeta } from './attached';
 import { algoIdOf, algoJson, isAlgo, parseAlgoId } from './format';
-import { CL_ORD_ID, idBound, LIMIT, placeIn, POS_SIDE, SIDE } from './orders';
+import { CL_ORD_ID, idBound, LIMIT, placeIn, POS_SIDE, SIDE, TAG } from './orders';
 import { instrumentOf, itemError, missing, paramError, refusalError } from './params';
 
 const NOT_SIMULATED = ['oco', 'move_order_stop', 'twap', 'chase'];
@@ -41,7 +41,7 @@ async function placeAlgo(call: SignedCall) {
   const spec = instrumentOf(venue, p.opt('instId'));
   const a = p.read(ALGO);
   if (a.sz === undefined && p.opt('closeFraction') !== '1') throw missing('sz');
-  const { algoClOrdId: cl, reduceOnly } = p.read({ algoClOrdId: CL_ORD_ID('algoClOrdId'), reduceOnly: bool({ default: false }) });
+  const { algoClOrdId: cl, reduceOnly, tag } = p.read({ algoClOrdId: CL_ORD_ID('algoClOrdId'), reduceOnly: bool({ default: false }), tag: TAG });
   const side = a.side === 'buy' ? 'BUY' : 'SELL';
   const { trigger, orderPx, stop } = await triggerOf(call, p, spec, a.ordType, side);
   const market = orderPx === '-1';
@@ -56,11 +56,11 @@ async function placeAlgo(call: SignedCall) {
     reduceOnly: reduceOnly || a.ordType === 'conditional',
     closePosition: a.sz === undefined,
     clientId: cl,
-    meta: { okxOrdType: a.ordType, tdMode: a.tdMode, ...(a.ordType === 'trigger' ? attachMeta(p) : {}) },
+    meta: { okxOrdType: a.ordType, tdMode: a.tdMode, ...(tag ? { tag } : {}), ...(a.ordType === 'trigger' ? attachMeta(p) : {}) },
   };
   const placed = await placeIn(call, account, req, a.tdMode);
   if (!placed.ok) throw refusalError(placed.refusal, { algoClOrdId: cl ?? '' });
-  return [{ algoId: algoIdOf(placed.value), algoClOrdId: cl ?? '', clOrdId: '', tag: '', sCode: '0', sMsg: '' }];
+  return [{ algoId: algoIdOf(placed.value), algoClOrdId: cl ?? '', clOrdId: '', tag: tag ?? '', sCode: '0', sMsg: '' }];
 }
 
 /** The algo order an `algoId` / `algoClOrdId` names. */

@@ -100,7 +100,7 @@ export function orderJson(spec: InstrumentSpec, o: OrderRecord, extra: { fill?: 
     stpId: '',
     stpMode: 'cancel_maker',
     sz: sz(spec, o.qty),
-    tag: '',
+    tag: o.meta.tag ?? '',
     tdMode: extra.tdMode ?? 'cross',
     tgtCcy: '',
     tpOrdPx: '',
@@ -148,7 +148,7 @@ export function algoJson(spec: InstrumentSpec, o: OrderRecord, last: string | nu
     slTriggerPxType: conditional && stop ? 'last' : '',
     state,
     sz: sz(spec, o.qty),
-    tag: '',
+    tag: o.meta.tag ?? '',
     tdMode: o.meta.tdMode ?? 'cross',
     tgtCcy: '',
     tpOrdPx: conditional && !stop ? orderPx : '',
@@ -162,7 +162,7 @@ export function algoJson(spec: InstrumentSpec, o: OrderRecord, last: string | nu
 }
 
 /** A fill (`trade/fills`); `fee` negative when paid (OKX's sign). */
-export function fillJson(spec: InstrumentSpec, f: FillRecord, ordId: string, clOrdId: string) {
+export function fillJson(spec: InstrumentSpec, f: FillRecord, ordId: string, clOrdId: string, tag = '') {
   return {
     billId: String(f.id),
     clOrdId,
@@ -181,7 +181,7 @@ export function fillJson(spec: InstrumentSpec, f: FillRecord, ordId: string, clO
     posSide: 'net',
     side: f.side === 'BUY' ? 'buy' : 'sell',
     subType: f.liquidation ? (f.side === 'BUY' ? '110' : '109') : f.side === 'BUY' ? '1' : '2',
-    tag: '',
+    tag,
     tradeId: String(f.id),
     ts: String(f.time),
   };

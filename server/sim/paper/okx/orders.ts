@@ -1,4 +1,4 @@
-import type { AccountKey, OrderRecord, PaperEngine, PlaceRequest } from '../engine';
+import { fixed, type AccountKey, type OrderRecord, type PaperEngine, type PlaceRequest } from '../engine';
 import { bool, decimal, int, oneOf, text, type Params } from '../params';
 import { applySettings, cancelPicked, isOpen, ordersOfFills, settledHistory } from '../queries';
 import type { RouteGroup, SignedCall } from '../signed';
@@ -8,6 +8,8 @@ import { instrumentOf, itemError, missing, OkxError, paramError, refusalError } 
 
 /** OKX `clOrdId` / `algoClOrdId`: letters and digits, 1–32 (trap 21). */
 export const CL_ORD_ID = (name: string) => text({ pattern: /^[A-Za-z0-9]{1,32}$/, invalid: () => itemError('51000', `Parameter ${name} error`) });
+/** OKX `tag`: letters and digits, 1–16 (okx-api sends its broker tag on every POST); echoed in acks and orders. */
+export const TAG = text({ pattern: /^[A-Za-z0-9]{1,16}$/, invalid: () => itemError('51000', 'Parameter tag error') });
 export const SIDE = oneOf(['buy', 'sell'] as const, { required: true });
 /** Net mode only: posSide omitted or `net` (long/short needs long_short_mode: 51000 as OKX answers). */
 export const POS_SIDE = oneOf(['net'] as const, { invalid: () => itemError('51000', 'Parameter posSide error') });
@@ -21,6 +23,7 @@ const ORDER = {
 };
 
 const ack = (o: OrderRecord, ts: number) => ({ clOrdId: o.clientId, ordId: ordIdOf(o), ts: String(ts), sCode: '0', sMsg: '' });
+type Item = Record<string, unknown>;
 
 /** Sets the symbol's margin mode to the order's `tdMode` when it differs (OKX chooses it per order). */
 function applyTdMode(engine: PaperEngine, id: string, symbol: string, tdMode: string, at: number): OkxError | null {
@@ -45,7 +48,7 @@ async function placeOne(call: SignedCall, p: Params) {
   const market = o.ordType === 'market' || o.ordType === 'optimal_limit_ioc';
   const price = market ? undefined : p.decimal('px');
   if (price === undefined && !market) throw itemError('51000', 'Parameter px error');
-  const { clOrdId, reduceOnly } = p.read({ clOrdId: CL_ORD_ID('clOrdId'), reduceOnly: bool({ default: false }) });
+  const { clOrdId, reduceOnly, tag } = p.read({ clOrdId: CL_ORD_ID('clOrdId'), reduceOnly: bool({ default: false }), tag: TAG });
   const req: PlaceRequest = {
     symbol: spec.symbol,
     side: o.side === 'buy' ? 'BUY' : 'SELL',
@@ -56,30 +59,36 @@ async function placeOne(call: SignedCall, p: Params) {
     postOnly: o.ordType === 'post_only',
     reduceOnly,
     clientId: clOrdId,
-    meta: { tdMode: o.tdMode, ...attachMeta(p) },
+    meta: { tdMode: o.tdMode, ...(tag ? { tag } : {}), ...attachMeta(p) },
   };
   const placed = await placeIn(call, call.account, req, o.tdMode);
-  if (!placed.ok) throw refusalError(placed.refusal, { clOrdId: clOrdId ?? '' });
-  return { clOrdId: clOrdId ?? '', ordId: ordIdOf(placed.value), tag: '', ts: String(call.runtime.now()), sCode: '0', sMsg: '', subCode: '' };
+  if (!placed.ok) throw refusalError(placed.refusal, { clOrdId: clOrdId ?? '', tag: tag ?? '' });
+  return { clOrdId: clOrdId ?? '', ordId: ordIdOf(placed.value), tag: tag ?? '', ts: String(call.runtime.now()), sCode: '0', sMsg: '', subCode: '' };
 }
 
-// ccxt places single orders through the batch endpoint: up to 20 items, each answered on its own.
-async function batchOrders(call: SignedCall) {
-  const { items, runtime } = call;
-  if (items.length === 0 || items.length > 20) throw paramError('batch');
-  const out: Array<Record<string, unknown>> = [];
-  for (const p of items) {
-    try {
-      out.push(await placeOne(call, p));
-    } catch (err) {
-      if (!(err instanceof OkxError)) throw err;
-      out.push({ clOrdId: p.opt('clOrdId') ?? '', ordId: '', tag: '', ts: String(runtime.now()), sCode: err.item?.sCode ?? err.code, sMsg: err.item?.sMsg ?? err.msg });
+/**
+ * A batch endpoint (`batch-orders`, `cancel-batch-orders`, `amend-batch-orders`): up to 20 items, each
+ * run through the single-order handler in order and answered on its own — `code` "0" all succeeded,
+ * "1" all failed, "2" some failed, `data` one result per item (a failure's sCode / sMsg in its place).
+ */
+function batchOf(one: (call: SignedCall) => Promise<Item>, idsOf: (p: Params) => Item) {
+  return async (call: SignedCall) => {
+    const { items, runtime } = call;
+    if (items.length === 0 || items.length > 20) throw paramError('batch');
+    const out: Item[] = [];
+    for (const p of items) {
+      try {
+        out.push(await one({ ...call, params: p }));
+      } catch (err) {
+        if (!(err instanceof OkxError)) throw err;
+        out.push({ ...idsOf(p), ts: String(runtime.now()), ...err.item, sCode: err.item?.sCode ?? err.code, sMsg: err.item?.sMsg ?? err.msg });
+      }
     }
-  }
-  const failed = out.filter((x) => x.sCode !== '0').length;
-  if (failed === out.length) throw new OkxError('1', 'All operations failed', undefined, 200, out);
-  if (failed) throw new OkxError('2', 'Bulk operation partially succeeded.', undefined, 200, out);
-  return out;
+    const failed = out.filter((x) => x.sCode !== '0').length;
+    if (failed === out.length) throw new OkxError('1', 'All operations failed', undefined, 200, out);
+    if (failed) throw new OkxError('2', 'Bulk operation partially succeeded.', undefined, 200, out);
+    return out;
+  };
 }
 
 /** The order an `ordId` / `clOrdId` names among the account's orders (a waiting algo is not an order yet). */
@@ -109,7 +118,7 @@ async function getOrder({ venue, params: p, runtime, engine, account }: SignedCa
   return [orderJson(spec, o, { tdMode: o.meta.tdMode })];
 }
 
-async function amendOrder({ venue, params: p, runtime, engine, account }: SignedCall) {
+async function amendOne({ venue, params: p, runtime, engine, account }: SignedCall): Promise<Item> {
   const spec = instrumentOf(venue, p.opt('instId'));
   const { newSz, newPx } = p.read({ newSz: decimal(), newPx: decimal() });
   if (newSz === undefined && newPx === undefined) throw itemError('51000', 'Parameter newSz or newPx error');
@@ -121,10 +130,10 @@ async function amendOrder({ venue, params: p, runtime, engine, account }: Signed
   const ids = { ordId: p.opt('ordId') ?? '', clOrdId: p.opt('clOrdId') ?? '', reqId: p.opt('reqId') ?? '' };
   if (!r) throw itemError('51503', 'Order modification failed as the order has been filled, canceled or does not exist.', ids);
   if (!r.ok) throw refusalError(r.refusal, ids);
-  return [{ ...ids, ...ack(r.value, runtime.now()) }];
+  return { ...ids, ...ack(r.value, runtime.now()) };
 }
 
-async function cancelOrder(call: SignedCall) {
+async function cancelOne(call: SignedCall): Promise<Item> {
   const { venue, params: p, engine } = call;
   const spec = instrumentOf(venue, p.opt('instId'));
   const r = await cancelPicked(call, (id) => {
@@ -134,7 +143,43 @@ async function cancelOrder(call: SignedCall) {
   const ids = { ordId: p.opt('ordId') ?? '', clOrdId: p.opt('clOrdId') ?? '' };
   if (!r) throw itemError('51400', 'Order cancellation failed as the order has been filled, canceled or does not exist.', ids);
   if (!r.ok) throw refusalError(r.refusal, ids);
-  return [ack(r.value, call.runtime.now())];
+  return ack(r.value, call.runtime.now());
+}
+
+const CLOSE = {
+  mgnMode: oneOf(['cross', 'isolated'] as const, { required: true }),
+  posSide: POS_SIDE,
+  ccy: text(),
+  autoCxl: bool({ default: false }),
+  clOrdId: CL_ORD_ID('clOrdId'),
+  tag: TAG,
+};
+
+/**
+ * `close-position`: the whole position of `instId` in `mgnMode` closed by a market reduce-only order
+ * (51023 when there is none in that mode); `autoCxl: true` first cancels the symbol's pending
+ * reduce-only (closing) orders. Answers `{ instId, posSide, clOrdId, tag }`.
+ */
+async function closePosition({ venue, params: p, runtime, engine, account }: SignedCall) {
+  const spec = instrumentOf(venue, p.opt('instId'));
+  const c = p.read(CLOSE);
+  const r = await runtime.run(account, (id, at) => {
+    const pos = engine.positions(id, spec.symbol).find((v) => fixed(v.size) !== 0n);
+    if (!pos || pos.marginMode !== c.mgnMode) return null;
+    if (c.autoCxl) for (const o of engine.openOrders(id, spec.symbol)) if (o.reduceOnly && !isAlgo(o)) engine.cancel(id, { id: o.id }, at);
+    return engine.place(id, {
+      symbol: spec.symbol,
+      side: fixed(pos.size) > 0n ? 'SELL' : 'BUY',
+      type: 'MARKET',
+      qty: pos.size.replace(/^-/, ''),
+      reduceOnly: true,
+      clientId: c.clOrdId,
+      meta: { tdMode: c.mgnMode, ...(c.tag ? { tag: c.tag } : {}) },
+    }, at);
+  });
+  if (!r) throw new OkxError('51023', 'Position does not exist.');
+  if (!r.ok) throw refusalError(r.refusal, { clOrdId: c.clOrdId ?? '' });
+  return [{ instId: spec.symbol, posSide: c.posSide ?? 'net', clOrdId: c.clOrdId ?? '', tag: c.tag ?? '' }];
 }
 
 /** `instType` (SWAP only: others list nothing) and an optional `instId`. */
@@ -203,21 +248,29 @@ async function fills(call: SignedCall) {
   return page
     .map((f) => {
       const o = orders.get(f.orderId);
-      return fillJson(engine.instrument(f.symbol)!, f, o ? ordIdOf(o) : `17${String(f.orderId).padStart(16, '0')}`, o && !isAlgo(o) ? o.clientId : '');
+      return fillJson(engine.instrument(f.symbol)!, f, o ? ordIdOf(o) : `17${String(f.orderId).padStart(16, '0')}`, o && !isAlgo(o) ? o.clientId : '', o?.meta.tag);
     })
     .filter((f) => ordId === undefined || f.ordId === ordId);
 }
 
+const placeIds = (p: Params): Item => ({ clOrdId: p.opt('clOrdId') ?? '', ordId: '', tag: p.opt('tag') ?? '', subCode: '' });
+const orderIds = (p: Params): Item => ({ ordId: p.opt('ordId') ?? '', clOrdId: p.opt('clOrdId') ?? '' });
+
 /**
- * `/api/v5/trade/*`: order, batch-orders, amend-order, cancel-order, orders-pending, orders-history,
- * fills. Acks are OKX's `{ ordId, clOrdId, sCode: "0", sMsg: "", ts }`; the state is read back or pushed.
+ * `/api/v5/trade/*`: order, batch-orders, amend-order, amend-batch-orders, cancel-order,
+ * cancel-batch-orders, close-position, orders-pending, orders-history, fills. Acks are OKX's
+ * `{ ordId, clOrdId, sCode: "0", sMsg: "", ts }`; the state is read back or pushed. The batch endpoints
+ * run the single-order handlers item by item (ccxt places single orders through batch-orders too).
  */
 export const OKX_ORDER_ROUTES: RouteGroup = [
   { method: 'POST', url: '/api/v5/trade/order', trade: true, handler: async (call) => [await placeOne(call, call.params)] },
-  { method: 'POST', url: '/api/v5/trade/batch-orders', trade: true, handler: batchOrders },
+  { method: 'POST', url: '/api/v5/trade/batch-orders', trade: true, handler: batchOf((call) => placeOne(call, call.params), placeIds) },
   { method: 'GET', url: '/api/v5/trade/order', handler: getOrder },
-  { method: 'POST', url: '/api/v5/trade/amend-order', trade: true, handler: amendOrder },
-  { method: 'POST', url: '/api/v5/trade/cancel-order', trade: true, handler: cancelOrder },
+  { method: 'POST', url: '/api/v5/trade/amend-order', trade: true, handler: async (call) => [await amendOne(call)] },
+  { method: 'POST', url: '/api/v5/trade/amend-batch-orders', trade: true, handler: batchOf(amendOne, (p) => ({ ...orderIds(p), reqId: p.opt('reqId') ?? '' })) },
+  { method: 'POST', url: '/api/v5/trade/cancel-order', trade: true, handler: async (call) => [await cancelOne(call)] },
+  { method: 'POST', url: '/api/v5/trade/cancel-batch-orders', trade: true, handler: batchOf(cancelOne, orderIds) },
+  { method: 'POST', url: '/api/v5/trade/close-position', trade: true, handler: closePosition },
   { method: 'GET', url: '/api/v5/trade/orders-pending', handler: pendingOrders },
   { method: 'GET', url: '/api/v5/trade/orders-history', handler: orderHistory },
   { method: 'GET', url: '/api/v5/trade/fills', handler: fills },

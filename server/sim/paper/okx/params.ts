@@ -77,8 +77,8 @@ function parseBody(body: string): OkxError | ParsedValues {
 export const OKX: SignedProtocol = {
   exchange: 'okx',
   dialect: DIALECT,
-  verify(req, venue) {
-    const check = verifyOkxSigned(req, req.method === 'GET' ? '' : rawBody(req), { seed: venue.seed, now: () => venue.runtime.now() });
+  async verify(req, venue) {
+    const check = await verifyOkxSigned(req, req.method === 'GET' ? '' : rawBody(req), { keys: venue.keys, now: () => venue.runtime.now() });
     return check.ok ? { apiKey: check.apiKey } : new OkxError(check.code, check.msg, undefined, 401);
   },
   denied: () => new OkxError('50120', 'Your API key does not have permission to use this endpoint.', undefined, 401),

@@ -24,8 +24,10 @@ describe('okx private stream', () => {
     s.ws.close();
   });
 
-  it('orders (with fill fields), positions and account after a market buy; the demo socket stays quiet', async () => {
+  it('orders (with fill fields), positions and account after a market buy; the demo socket gets only its own snapshots', async () => {
     const c = okxClient(sim.app, 'sim-okx-stream', { seed: 'crypto-terminal', now: Date.now });
+    // The standalone sim opens its in-memory database on first use (seconds on a loaded machine): before the sockets.
+    await c.call('GET', '/api/v5/account/balance');
     const s = await open('/sim/okx/ws/v5/private');
     const demo = await open('/sim/okx/ws/v5/private', { 'x-simulated-trading': '1' });
     for (const x of [s, demo]) {
@@ -38,12 +40,17 @@ describe('okx private stream', () => {
     expect(r.body.code).toBe('0');
     const filled = await s.next((m) => (m.arg as Msg | undefined)?.channel === 'orders' && Array.isArray(m.data) && (m.data as Msg[]).some((o) => o.state === 'filled'));
     expect((filled.data as Msg[]).find((o) => o.state === 'filled')).toMatchObject({ clOrdId: 'ws1', fillSz: '3', accFillSz: '3', side: 'buy', instId: 'BTC-USDT-SWAP' });
-    const pos = await s.next((m) => (m.arg as Msg | undefined)?.channel === 'positions' && Array.isArray(m.data));
+    const pos = await s.next((m) => (m.arg as Msg | undefined)?.channel === 'positions' && Array.isArray(m.data) && (m.data as Msg[]).length > 0);
     expect((pos.data as Msg[])[0]).toMatchObject({ instId: 'BTC-USDT-SWAP', pos: '3' });
     const acc = await s.next((m) => (m.arg as Msg | undefined)?.channel === 'account' && Array.isArray(m.data));
     expect(((acc.data as Msg[])[0].details as Msg[]).some((d) => d.ccy === 'USDT')).toBe(true);
     await new Promise((res) => setTimeout(res, 100));
-    expect(demo.messages.filter((m) => m.arg && m.data)).toEqual([]);
+    // The demo account got its subscription snapshots (no position, its own 10,000 USDT) and nothing else.
+    const demoPushes = demo.messages.filter((m) => m.arg && m.data);
+    expect(demoPushes.map((m) => [(m.arg as Msg).channel, (m.data as Msg[]).length])).toEqual([
+      ['positions', 0],
+      ['account', 1],
+    ]);
     s.ws.close();
     demo.ws.close();
   });

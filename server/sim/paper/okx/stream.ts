@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { SimConnection } from '../../hub';
-import { hmacBase64, isSimKey, sameSignature, simPassphrase, simSecret } from '../../private/credentials';
+import { hmacBase64, sameSignature, simAccountId } from '../../private/credentials';
+import { withSimSecret } from '../../private/keyring';
 import { accountId, fixed, type AccountKey, type EngineEvent, type PaperEngine } from '../engine';
 import { openPrivateSocket } from '../private-socket';
 import type { VenueContext } from '../venue';
@@ -26,6 +27,26 @@ interface PrivateConnection {
   subs: Sub[];
   queue: unknown[];
 }
+
+/** The account's `positions` (non-zero) and `account` rows now: what a subscription gets first. */
+function snapshotOf(engine: PaperEngine, id: string, at: number): Record<Channel, unknown[]> {
+  if (!engine.has(id)) return { orders: [], positions: [], account: [] };
+  const positions = engine
+    .positions(id)
+    .filter((p) => fixed(p.size) !== 0n)
+    .flatMap((p) => {
+      const spec = engine.instrument(p.symbol);
+      return spec ? [positionJson(spec, p, engine.lastPrice(p.symbol, at) ?? p.markPrice)] : [];
+    });
+  const account = [balanceJson(engine.balances(id).filter((b) => fixed(b.wallet) !== 0n), (c) => OKX_INSTRUMENTS.usdPrice(engine, c, at), at)];
+  return { orders: [], positions, account };
+}
+
+/** A push's `arg`: the subscription's, plus the account's `uid` (as OKX's private pushes carry it). */
+const pushArg = (venue: VenueContext, account: AccountKey, arg: Record<string, string>) => ({ ...arg, uid: String(simAccountId(venue.seed, account.apiKey)) });
+
+/** The request's `id`, echoed in its answers (login, subscribe, unsubscribe, error). */
+const idOf = (msg: { id?: unknown }) => (typeof msg.id === 'string' ? { id: msg.id } : {});
 
 /** Engine events → pushes per channel (`orders` carries fill fields on a fill; positions and account snapshots). */
 function pushesFor(engine: PaperEngine, id: string, events: EngineEvent[]): Record<Channel, unknown[]> {
@@ -53,12 +74,17 @@ function pushesFor(engine: PaperEngine, id: string, events: EngineEvent[]): Reco
   return out;
 }
 
+/** Runs `then` once the login frame's key was looked up (at once when this instance holds it). */
+const loggingIn = (venue: VenueContext, a: unknown, then: () => void) => withSimSecret(venue.keys, String((a as Record<string, unknown> | undefined)?.apiKey ?? ''), then);
+
 /** The `login` op's check (okx.md §2): Base64 HMAC(timestamp-in-seconds + "GET/users/self/verify"), valid 30 s. */
 function verifyLogin(venue: VenueContext, a: unknown): { ok: true; apiKey: string } | { ok: false; code: string; msg: string } {
   const { apiKey, passphrase, timestamp, sign } = (a ?? {}) as Record<string, unknown>;
   if (typeof apiKey !== 'string' || typeof timestamp !== 'string' || typeof sign !== 'string' || !/^\d{10}$/.test(timestamp)) return { ok: false, code: '60009', msg: 'Login failed.' };
   if (Math.abs(venue.runtime.now() / 1000 - Number(timestamp)) > 30) return { ok: false, code: '60006', msg: 'Timestamp request expired.' };
-  if (!isSimKey(apiKey) || !sameSignature(simPassphrase(venue.seed, apiKey), String(passphrase ?? '')) || !sameSignature(hmacBase64(simSecret(venue.seed, apiKey), `${timestamp}GET/users/self/verify`), sign)) {
+  // The key ring's cache: callers look the key up first (`loggingIn`).
+  const known = venue.keys.cached(apiKey);
+  if (!known || !sameSignature(known.passphrase, String(passphrase ?? '')) || !sameSignature(hmacBase64(known.secret, `${timestamp}GET/users/self/verify`), sign)) {
     return { ok: false, code: '60009', msg: 'Login failed.' };
   }
   return { ok: true, apiKey };
@@ -83,7 +109,7 @@ function registerAlgoChannel(venue: VenueContext): () => void {
       });
       for (const arg of st.subs) {
         const data = rows.filter((r) => arg.instId === undefined || r.instId === arg.instId);
-        if (data.length) st.queue.push({ arg, data });
+        if (data.length) st.queue.push({ arg: pushArg(venue, account, arg), data });
       }
       hub.pollNow(conn);
     }
@@ -102,13 +128,16 @@ function registerAlgoChannel(venue: VenueContext): () => void {
         }
         return st;
       };
+      const id = idOf(req);
       if (req.op === 'login') {
-        const r = verifyLogin(venue, args[0]);
-        if (!r.ok) conn.send({ event: 'error', code: r.code, msg: r.msg, connId });
-        else {
-          state().account = { apiKey: r.apiKey, exchange: 'okx', network: venue.network };
-          conn.send({ event: 'login', code: '0', msg: '', connId });
-        }
+        loggingIn(venue, args[0], () => {
+          const r = verifyLogin(venue, args[0]);
+          if (!r.ok) conn.send({ ...id, event: 'error', code: r.code, msg: r.msg, connId });
+          else {
+            state().account = { apiKey: r.apiKey, exchange: 'okx', network: venue.network };
+            conn.send({ ...id, event: 'login', code: '0', msg: '', connId });
+          }
+        });
         return [];
       }
       if (req.op !== 'subscribe' && req.op !== 'unsubscribe') return null;
@@ -119,12 +148,12 @@ function registerAlgoChannel(venue: VenueContext): () => void {
         for (const k of ['instType', 'instId']) if (typeof a[k] === 'string') arg[k] = a[k] as string;
         const s = state();
         if (!s.account) {
-          conn.send({ event: 'error', code: '60011', msg: 'Please log in.', connId });
+          conn.send({ ...id, event: 'error', code: '60011', msg: 'Please log in.', connId });
           continue;
         }
         if (req.op === 'subscribe') s.subs.push(arg);
         else s.subs = s.subs.filter((x) => JSON.stringify(x) !== JSON.stringify(arg));
-        conn.send({ event: req.op, arg, connId });
+        conn.send({ ...id, event: req.op, arg, connId });
       }
       return args.filter((a) => a?.channel !== 'orders-algo');
     },
@@ -151,12 +180,26 @@ export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueConte
     for (const c of targets) {
       for (const sub of c.subs) {
         const data = (pushes[sub.channel] as Array<Record<string, unknown>>).filter((d) => sub.arg.instId === undefined || d.instId === undefined || d.instId === sub.arg.instId);
-        if (data.length) c.queue.push({ arg: sub.arg, data });
+        if (data.length) c.queue.push({ arg: pushArg(venue, account, sub.arg), data });
       }
       hub.pollNow(c.conn);
     }
   });
   const stopAlgo = registerAlgoChannel(venue);
+  // `positions` and `account` start with a snapshot (positions: possibly empty), then push on change.
+  const sendSnapshot = (pc: PrivateConnection, channel: Channel, arg: Record<string, string>) => {
+    const account = pc.account;
+    if (!account) return;
+    runtime
+      .run(account, (id, at) => snapshotOf(engine, id, at)[channel] as Array<Record<string, unknown>>)
+      .then((rows) => {
+        const data = rows.filter((d) => arg.instId === undefined || d.instId === undefined || d.instId === arg.instId);
+        if (channel === 'account' && !data.length) return;
+        pc.queue.push({ arg: pushArg(venue, account, arg), data });
+        hub.pollNow(pc.conn);
+      })
+      .catch(() => undefined);
+  };
   app.addHook('onClose', async () => {
     unsubscribe();
     stopAlgo();
@@ -168,7 +211,8 @@ export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueConte
     const pc = openPrivateSocket(venue, 'okx', socket, (conn): PrivateConnection => ({ conn, network, account: null, subs: [], queue: [] }), conns);
     if (!pc) return;
     const { conn } = pc;
-    const error = (code: string, msg: string) => conn.send({ event: 'error', code, msg, connId });
+    let id: { id?: string } = {};
+    const error = (code: string, msg: string) => conn.send({ ...id, event: 'error', code, msg, connId });
     socket.on('message', (raw) => {
       const text = raw.toString();
       if (text === 'ping') return conn.send('pong');
@@ -179,11 +223,15 @@ export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueConte
         return error('60012', `Invalid request: ${text.slice(0, 100)}`);
       }
       const args = Array.isArray(msg.args) ? (msg.args as Array<Record<string, unknown>>) : [];
+      id = idOf(msg);
+      const reqId = id;
       if (msg.op === 'login') {
-        const r = verifyLogin(venue, args[0]);
-        if (!r.ok) return error(r.code, r.msg);
-        pc.account = { apiKey: r.apiKey, exchange: 'okx', network: pc.network };
-        return conn.send({ event: 'login', code: '0', msg: '', connId });
+        return loggingIn(venue, args[0], () => {
+          const r = verifyLogin(venue, args[0]);
+          if (!r.ok) return conn.send({ ...reqId, event: 'error', code: r.code, msg: r.msg, connId });
+          pc.account = { apiKey: r.apiKey, exchange: 'okx', network: pc.network };
+          return conn.send({ ...reqId, event: 'login', code: '0', msg: '', connId });
+        });
       }
       if (msg.op === 'subscribe' || msg.op === 'unsubscribe') {
         if (!pc.account) return error('60011', 'Please log in.');
@@ -194,10 +242,11 @@ export function registerOkxPrivateStream(app: FastifyInstance, venue: VenueConte
           for (const k of ['instType', 'instId', 'ccy']) if (typeof a[k] === 'string') arg[k] = a[k] as string;
           if (msg.op === 'subscribe') {
             pc.subs.push({ channel: channel as Channel, arg });
-            conn.send({ event: 'subscribe', arg, connId });
+            conn.send({ ...id, event: 'subscribe', arg, connId });
+            if (channel !== 'orders') sendSnapshot(pc, channel as Channel, arg);
           } else {
             pc.subs = pc.subs.filter((s) => JSON.stringify(s.arg) !== JSON.stringify(arg));
-            conn.send({ event: 'unsubscribe', arg, connId });
+            conn.send({ ...id, event: 'unsubscribe', arg, connId });
           }
         }
         return;

@@ -1,7 +1,7 @@
 /** Test support for the OKX venue: a client over `app.inject` that signs exactly as OKX's docs say (okx.md §5). */
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { simPassphrase, simSecret } from '../../private';
+import { simTestKey } from '../../testing';
 
 export interface OkxBody<T = Record<string, unknown>> {
   code: string;
@@ -17,9 +17,9 @@ export interface OkxTestClient {
   call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, opts?: { demo?: boolean; timestamp?: string }): Promise<{ status: number; body: OkxBody<T> }>;
 }
 
-export function okxClient(app: FastifyInstance, apiKey: string, opts: { seed: string; now: () => number; prefix?: string }): OkxTestClient {
-  const secret = simSecret(opts.seed, apiKey);
-  const passphrase = simPassphrase(opts.seed, apiKey);
+export function okxClient(app: FastifyInstance, apiKey: string, opts: { /** Unused: secrets are minted, not derived. */ seed?: string; now: () => number; prefix?: string }): OkxTestClient {
+  // Minted by the simulator under test (random), the same for every client of this key there.
+  const { secret, passphrase } = simTestKey(app, apiKey, 'okx');
   const prefix = opts.prefix ?? '/sim/okx';
   return {
     apiKey,
