@@ -13,10 +13,12 @@ import { SimHub } from './hub';
 import { restingFromOrders, setRestingOrderSource } from './market/book';
 import { SIM_EXCHANGES, type SimExchange } from './market/catalogue';
 import { SimMarket } from './market/market';
+import { setPrintSource } from './market/prints';
 import { registerOkxRest } from './okx/rest';
 import { registerOkxWs } from './okx/ws';
 import { createPaper, FAULT_ANSWERS } from './paper';
 import { registerPaperControl } from './paper/control';
+import { PaperPrints } from './paper/prints';
 import { refuseHook } from './paper/faults';
 import { registerExchangeFallbacks, registerSimFallback } from './not-found';
 import { PRIVATE_REGISTRARS, SimKeyring } from './private';
@@ -88,6 +90,14 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
   for (const [exchange, { engine }] of paper.runtimes) {
     setRestingOrderSource(market, exchange, (symbol) => restingFromOrders(market, exchange, symbol, engine.ids().flatMap((id) => engine.openOrders(id, symbol))));
   }
+  // Every paper fill (this instance's at once, other instances' read from the database) prints as a
+  // public trade (market/prints.ts); the engines' tape stays the simulated one (paper/tape.ts).
+  const prints = new PaperPrints({ market, runtimes: paper.runtimes.values(), db: opts.db, intervalMs: opts.pushIntervalMs ?? 250 });
+  setPrintSource(market, prints);
+  app.addHook('onClose', async () => {
+    prints.close();
+    setPrintSource(market, null);
+  });
   // API keys are minted at random and kept sealed (private/keyring.ts): nothing follows from a key's name.
   const keys = new SimKeyring({ db: paper.db, sealingKey: opts.sealingKey ?? randomBytes(32).toString('hex') });
   rememberKeyring(app, keys);

@@ -3,6 +3,7 @@ import { BOOK_VERSION_MS, bookOf, BookDeltaStream, BookDiffStream, TopOfBookStre
 import type { SimInstrument } from '../market/catalogue';
 import { Cadence } from '../market/live';
 import type { SimMarket } from '../market/market';
+import { publicTrades } from '../market/prints';
 import type { InstrumentModel, Trade } from '../market/model';
 import { fmtPrice, fmtQty } from '../market/units';
 
@@ -49,7 +50,7 @@ export function recentTrade(m: InstrumentModel, t: Trade) {
 
 /** The last `limit` trades up to `now`, oldest first. */
 export function recentTrades(market: SimMarket, inst: SimInstrument, now: number, limit: number): Trade[] {
-  return market.trades(inst, now - 5 * 60_000, now).slice(-limit);
+  return publicTrades(market, inst, now - 5 * 60_000, now).slice(-limit);
 }
 
 /** Cadence of a depth stream name suffix: `''` → 250 ms, `@100ms`, `@500ms`; null when not one. */

@@ -3,6 +3,7 @@ import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf } from '../market/catalogue';
 import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { freshPrints } from '../market/prints';
 import { bookTickerRest, DEPTH_LIMITS, depthSnapshot, depthWeight, recentTrade, recentTrades } from './book';
 import { BINANCE_INTERVALS, binanceError, exchangeInfoSymbol, klineRow, premiumIndex, ticker24hr } from './format';
 
@@ -144,6 +145,7 @@ export function registerBinanceRest(app: FastifyInstance, { market }: SimContext
     if (limit === null) return sendJson(reply, 400, illegal('limit'));
     if (limit !== undefined && (limit < 1 || limit > 1000)) return sendJson(reply, 400, binanceError(-1130, "Data sent for parameter 'limit' is not valid."));
     const model = market.model(inst);
+    await freshPrints(market);
     return sendJson(reply, 200, recentTrades(market, inst, market.now(), limit ?? 500).map((t) => recentTrade(model, t)));
   });
 

@@ -3,6 +3,7 @@ import { BOOK_LEVELS, BOOK_VERSION_MS, bookOf, BookDeltaStream, type BookSides, 
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { MINUTE_MS } from '../market/intervals';
 import type { SimMarket } from '../market/market';
+import { publicMinute } from '../market/prints';
 import type { InstrumentModel, Trade } from '../market/model';
 import { nativeQty, numPrice } from '../market/units';
 import { iso, tradeRow } from './format';
@@ -56,12 +57,12 @@ export function tradeHistory(market: SimMarket, inst: SimInstrument, q: { count:
   const lastMinute = Math.floor(end / MINUTE_MS);
   if (q.startTime !== undefined && !q.reverse) {
     for (let mi = Math.max(model.firstMinute, Math.floor(from / MINUTE_MS)); mi <= lastMinute && picked.length < want; mi++) {
-      for (const t of model.ticks(mi)) if (t.time >= from && t.time <= end && picked.length < want) picked.push(t);
+      for (const t of publicMinute(market, inst, mi)) if (t.time >= from && t.time <= end && picked.length < want) picked.push(t);
     }
   } else {
     // Walk back from the end (at most a day of minutes).
     for (let mi = lastMinute; mi >= Math.max(model.firstMinute, lastMinute - 1440) && picked.length < want; mi--) {
-      const ticks = model.ticks(mi);
+      const ticks = publicMinute(market, inst, mi);
       for (let k = ticks.length - 1; k >= 0 && picked.length < want; k--) if (ticks[k].time <= end && ticks[k].time >= from) picked.push(ticks[k]);
     }
     if (!q.reverse) picked.reverse();

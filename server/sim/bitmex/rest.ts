@@ -3,6 +3,7 @@ import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { freshPrints } from '../market/prints';
 import { l2Snapshot, tradeHistory } from './book';
 import { nominalMs } from '../market/intervals';
 import { numPrice } from '../market/units';
@@ -118,6 +119,7 @@ export function registerBitmexRest(app: FastifyInstance, { market, hub }: SimCon
     if (endTime === null) return invalid(reply, '"endTime" must be a valid date');
     const inst = q.symbol ? market.instrument('bitmex', q.symbol) : undefined;
     if (!inst) return sendJson(reply, 200, []);
+    await freshPrints(market);
     const rows = tradeHistory(market, inst, { count: count ?? COUNT_DEFAULT, start: start ?? 0, reverse: bool(q.reverse), startTime, endTime }, market.now());
     return sendJson(reply, 200, rows);
   });

@@ -6,6 +6,7 @@ import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { topOfBook } from '../market/derivs';
 import { LiveBarTracker, TradeTracker } from '../market/live';
 import type { SimMarket } from '../market/market';
+import { publicTrades } from '../market/prints';
 import { bitmexBookTopic } from './book';
 import { BITMEX_BINS, instrumentRecord, iso, TRADE_TYPES, TRADEBIN_TYPES, tradeBin, tradeRow } from './format';
 
@@ -30,7 +31,7 @@ export function bitmexTopic(market: SimMarket, topic: string): StreamSub | null 
         if (!trackers.size) {
           const data = insts.flatMap((inst) => {
             const model = market.model(inst);
-            const recent = market.trades(inst, now - 60_000, now).slice(-PARTIAL_TRADES);
+            const recent = publicTrades(market, inst, now - 60_000, now).slice(-PARTIAL_TRADES);
             trackers.set(inst.symbol, { t: new TradeTracker(market, inst, now), prev: recent[recent.length - 1]?.price });
             return recent.map((t, k) => tradeRow(model, t, recent[k - 1]?.price));
           });

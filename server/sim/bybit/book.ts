@@ -2,6 +2,7 @@ import type { StreamSub } from '../hub';
 import { BOOK_VERSION_MS, bookOf, BookDeltaStream, updateId, type BookView, type Level } from '../market/book';
 import type { SimInstrument } from '../market/catalogue';
 import type { SimMarket } from '../market/market';
+import { publicTrades } from '../market/prints';
 import type { InstrumentModel, Trade } from '../market/model';
 import { fmtPrice, fmtQty } from '../market/units';
 import { tradeUuid } from './format';
@@ -53,7 +54,7 @@ export function recentTradeItem(m: InstrumentModel, t: Trade) {
 }
 
 export const recentTrades = (market: SimMarket, inst: SimInstrument, now: number, limit: number): Trade[] =>
-  market.trades(inst, now - 5 * 60_000, now).slice(-limit).reverse();
+  publicTrades(market, inst, now - 5 * 60_000, now).slice(-limit).reverse();
 
 /** `orderbook.{depth}.{symbol}`: a snapshot, then one delta per book version (u + 1 each); level 1 sends snapshots only. */
 export function bybitBookTopic(market: SimMarket, inst: SimInstrument, topic: string, depth: number): StreamSub | null {

@@ -3,6 +3,7 @@ import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { freshPrints } from '../market/prints';
 import { orderbookResult, recentTradeItem, recentTrades, REST_DEFAULT, REST_MAX } from './book';
 import { BYBIT_CATEGORIES, BYBIT_INTERVALS, envelope, instrumentInfo, klineRow, tickerFields } from './format';
 
@@ -115,6 +116,7 @@ export function registerBybitRest(app: FastifyInstance, { market }: SimContext):
     if (limit === null || (limit !== undefined && (limit < 1 || limit > 1000))) return fail(reply, 10001, 'params error: limit invalid');
     const now = market.now();
     const model = market.model(inst);
+    await freshPrints(market);
     const list = recentTrades(market, inst, now, limit ?? 500).map((t) => recentTradeItem(model, t));
     return sendJson(reply, 200, envelope({ category: q.category, list }, now));
   });

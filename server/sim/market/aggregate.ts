@@ -1,5 +1,5 @@
 import { MINUTE_MS } from './intervals';
-import type { InstrumentModel, MinuteBar, Trade } from './model';
+import { tapeTradeId, type InstrumentModel, type MinuteBar, type Trade } from './model';
 
 /**
  * A bar of any size: the exact aggregate of the minute bars (or, for the forming minute, of the
@@ -33,8 +33,8 @@ export function minuteAgg(bar: MinuteBar): Agg {
     buySteps: bar.buySteps,
     buyStepsPx: bar.buySteps * bar.avgPrice,
     trades: bar.trades,
-    firstTradeId: bar.minute * 1000,
-    lastTradeId: bar.minute * 1000 + bar.trades - 1,
+    firstTradeId: tapeTradeId(bar.minute, 0),
+    lastTradeId: tapeTradeId(bar.minute, bar.trades - 1),
   };
 }
 

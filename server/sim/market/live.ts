@@ -1,7 +1,6 @@
 import type { SimInstrument } from './catalogue';
 import { bucketStart, type BucketSpec } from './intervals';
 import type { Bar, SimMarket } from './market';
-import type { Trade } from './model';
 
 /**
  * Follows the bar of one interval as time passes: reports the bar that just closed (once) and the
@@ -32,25 +31,11 @@ export class LiveBarTracker {
   }
 }
 
-/** The trades printed since the previous poll (none on the first poll: streams start "now"). */
-export class TradeTracker {
-  private last: number;
-
-  constructor(
-    private readonly market: SimMarket,
-    readonly inst: SimInstrument,
-    now: number,
-  ) {
-    this.last = now;
-  }
-
-  poll(now: number): Trade[] {
-    if (now <= this.last) return [];
-    const trades = this.market.trades(this.inst, this.last, now);
-    this.last = now;
-    return trades;
-  }
-}
+/**
+ * The public trades printed since the previous poll (none on the first poll: streams start "now"):
+ * the tape's and the paper fills' prints (market/prints.ts), each once, in time order.
+ */
+export { PublicTradeTracker as TradeTracker } from './prints';
 
 /** Fires at most once per `periodMs` (ticker streams that the exchanges push on a fixed cadence). */
 export class Cadence {

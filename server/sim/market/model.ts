@@ -25,8 +25,18 @@ export interface MinuteBar {
   avgPrice: number;
 }
 
+/**
+ * Trade ids leave room between consecutive tape trades: tape trade i of minute m has id
+ * (m × 1000 + i) × TRADE_ID_STRIDE, and the paper fills printed after it (market/prints.ts) take
+ * the ids just above it — so public trade ids increase in time order and never collide.
+ */
+export const TRADE_ID_STRIDE = 1000;
+
+/** The id of the tape's trade `index` of minute `minute`. */
+export const tapeTradeId = (minute: number, index: number): number => (minute * 1000 + index) * TRADE_ID_STRIDE;
+
 export interface Trade {
-  /** Globally ordered id: minute × 1000 + index within the minute. */
+  /** Globally ordered id: `tapeTradeId(minute, index)` for the tape (paper prints fill the gaps). */
   id: number;
   time: number;
   price: number;
@@ -222,7 +232,7 @@ export class InstrumentModel {
     const sizes = new Array<number>(n).fill(0);
     this.split(bar.buySteps, buy, true, sizes, subSalt(s, 6), m);
     this.split(bar.steps - bar.buySteps, buy, false, sizes, subSalt(s, 7), m);
-    const trades = prices.map((price, i) => ({ id: m * 1000 + i, time: times[i], price, steps: sizes[i], buy: buy[i] }));
+    const trades = prices.map((price, i) => ({ id: tapeTradeId(m, i), time: times[i], price, steps: sizes[i], buy: buy[i] }));
     this.tickCache = { minute: m, trades };
     return trades;
   }

@@ -5,6 +5,7 @@ import type { SimInstrument } from '../market/catalogue';
 import { hashIndex } from '../market/hash';
 import { Cadence } from '../market/live';
 import type { SimMarket } from '../market/market';
+import { publicTrades } from '../market/prints';
 import type { InstrumentModel, Trade } from '../market/model';
 import { fmtPrice, fmtQty, trimZeros } from '../market/units';
 
@@ -53,7 +54,7 @@ export function restTradeItem(m: InstrumentModel, t: Trade) {
 }
 
 export const recentTrades = (market: SimMarket, inst: SimInstrument, now: number, limit: number): Trade[] =>
-  market.trades(inst, now - 5 * 60_000, now).slice(-limit).reverse();
+  publicTrades(market, inst, now - 5 * 60_000, now).slice(-limit).reverse();
 
 /** `books`, `books5`, `bbo-tbt` on `/ws/v5/public`; null for another channel. */
 export function okxBookChannel(market: SimMarket, inst: SimInstrument, channel: string): StreamSub | null {

@@ -3,6 +3,7 @@ import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf, type SimInstrument } from '../market/catalogue';
 import { bookOf } from '../market/book';
 import { topOfBook } from '../market/derivs';
+import { freshPrints } from '../market/prints';
 import { booksRest, recentTrades, REST_MAX as BOOKS_MAX, restTradeItem } from './book';
 import { bucketPrev, bucketStart, DAY_MS, MINUTE_MS } from '../market/intervals';
 import type { SimMarket } from '../market/market';
@@ -107,6 +108,7 @@ export function registerOkxRest(app: FastifyInstance, { market }: SimContext): v
     const limit = parseIntParam(q.limit);
     if (limit === null || (limit !== undefined && (limit < 1 || limit > 500))) return fail(reply, '51000', 'Parameter limit error');
     const model = market.model(inst);
+    await freshPrints(market);
     return sendJson(reply, 200, okxBody(recentTrades(market, inst, market.now(), limit ?? 100).map((t) => restTradeItem(model, t))));
   });
 
