@@ -19,6 +19,7 @@ import { registerOkxWs } from './okx/ws';
 import { createPaper, FAULT_ANSWERS } from './paper';
 import { registerPaperControl } from './paper/control';
 import { PaperPrints } from './paper/prints';
+import { PaperResting } from './paper/resting';
 import { refuseHook } from './paper/faults';
 import { registerExchangeFallbacks, registerSimFallback } from './not-found';
 import { PRIVATE_REGISTRARS, SimKeyring } from './private';
@@ -86,9 +87,11 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
   });
 
   const paper = createPaper({ market, db: opts.db, tickMs: opts.pushIntervalMs ?? 250 });
-  // The public order books show the paper accounts' resting limit orders (market/book.ts), read-only from the engines.
-  for (const [exchange, { engine }] of paper.runtimes) {
-    setRestingOrderSource(market, exchange, (symbol) => restingFromOrders(market, exchange, symbol, engine.ids().flatMap((id) => engine.openOrders(id, symbol))));
+  // The public order books show the paper accounts' resting limit orders (market/book.ts), read-only: this
+  // instance's loaded accounts from their engines, every other account (other instances') from the database.
+  const resting = new PaperResting({ runtimes: paper.runtimes, db: opts.db, intervalMs: opts.pushIntervalMs ?? 250 });
+  for (const exchange of paper.runtimes.keys()) {
+    setRestingOrderSource(market, exchange, (symbol) => restingFromOrders(market, exchange, symbol, resting.orders(exchange, symbol)));
   }
   // Every paper fill (this instance's at once, other instances' read from the database) prints as a
   // public trade (market/prints.ts); the engines' tape stays the simulated one (paper/tape.ts).

@@ -268,4 +268,29 @@ describe('paper fills of another instance on the same database print too', () =>
     const onTwo = await c.rest(two);
     expect(onTwo.filter((r) => r.id === added[0].id)).toEqual(added);
   });
+
+  it("a resting limit placed through instance 2 shows in instance 1's order book at its price, and leaves it when cancelled", async () => {
+    const depth = async () => (await get<{ bids: Array<[string, string]> }>(one, '/sim/binance/fapi/v1/depth?symbol=BTCUSDT&limit=1000')).bids;
+    const sizeAt = (bids: Array<[string, string]>, price: string) => Number(bids.find(([p]) => Number(p) === Number(price))?.[1] ?? 0);
+    const bids = await depth();
+    // A price inside the synthetic range, a few levels below the best bid.
+    const price = bids[Math.min(20, bids.length - 1)][0];
+    const base = sizeAt(bids, price);
+    const c = binanceClient(two.app, 'sim-resting-remote', { now: clock.now });
+    const placed = await c.call('POST', '/fapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price, quantity: '1.000' });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+    let shown = 0;
+    for (let i = 0; i < 50 && shown === 0; i++) {
+      await settle(40);
+      shown = sizeAt(await depth(), price) - base;
+    }
+    expect(shown).toBeCloseTo(1, 6);
+    expect((await c.call('DELETE', '/fapi/v1/order', { symbol: 'BTCUSDT', orderId: String(placed.json<{ orderId: number }>().orderId) })).status).toBe(200);
+    let left = shown;
+    for (let i = 0; i < 50 && left !== 0; i++) {
+      await settle(40);
+      left = sizeAt(await depth(), price) - base;
+    }
+    expect(left).toBeCloseTo(0, 6);
+  });
 });
