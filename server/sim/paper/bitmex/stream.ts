@@ -120,54 +120,138 @@ function checkSignature(venue: VenueContext, apiKey: unknown, expires: unknown, 
  * so the drop-private-sockets fault drops the socket.
  */
 export function registerBitmexPrivateStream(venue: VenueContext): () => void {
-  const { runtime, hub } = venue;
-  const states = new Map<SimConnection, PrivateState>();
-  /** Counts the runtime's event batches: a partial knows which ones it already holds. */
-  let seq = 0;
+  return new BitmexPrivateStream(venue).register();
+}
 
-  const unsubscribe = runtime.subscribe((account, events: EngineEvent[]) => {
-    seq++;
-    if (account.network !== venue.network) return;
+class BitmexPrivateStream {
+  private readonly states = new Map<SimConnection, PrivateState>();
+  /** Counts the runtime's event batches: a partial knows which ones it already holds. */
+  private seq = 0;
+
+  constructor(private readonly venue: VenueContext) {}
+
+  register(): () => void {
+    const { runtime } = this.venue;
+    const unsubscribe = runtime.subscribe((account, events: EngineEvent[]) => this.onEvents(account, events));
+    const note = (account: AccountKey, rows: Row[]) => this.onPositionNote(account, rows);
+    const notes = POSITION_NOTES.get(runtime) ?? new Set();
+    POSITION_NOTES.set(runtime, notes.add(note));
+    setBitmexPrivateWs(this.venue.hub, this.venue.network, {
+      tables: PRIVATE_TOPICS,
+      handle: (conn, op, args, request) => this.handle(conn, op, args, request),
+      checkUrlAuth: async (q) => {
+        if (q['api-key'] === undefined && q['api-signature'] === undefined && q['api-expires'] === undefined) return null;
+        await this.venue.keys.secretOf(q['api-key'] ?? '').catch(() => null);
+        return checkSignature(this.venue, q['api-key'], q['api-expires'], q['api-signature']);
+      },
+      connect: (conn, q) => {
+        if (this.states.has(conn) || checkSignature(this.venue, q['api-key'], q['api-expires'], q['api-signature']) !== null) return;
+        this.authenticate(conn, q['api-key']!);
+        this.dropIfFaulted();
+      },
+    });
+    return () => {
+      notes.delete(note);
+      unsubscribe();
+    };
+  }
+
+  /** An account's events: each subscription of its sockets gets the rows' diff (or keeps them until its partial is out). */
+  private onEvents(account: AccountKey, events: EngineEvent[]): void {
+    this.seq++;
+    if (account.network !== this.venue.network) return;
     const id = accountId(account);
     let rows: Record<Table, Row[]> | undefined;
-    for (const [conn, st] of states) {
+    for (const [conn, st] of this.states) {
       if (accountId(st.account) !== id || !st.subs.size) continue;
-      rows ??= rowsOf(venue, account, events);
+      rows ??= rowsOf(this.venue, account, events);
       for (const sub of st.subs.values()) {
         if (sub.ready) diff(sub, rows[sub.table]);
-        else sub.early.push({ seq, rows: rows[sub.table] });
+        else sub.early.push({ seq: this.seq, rows: rows[sub.table] });
       }
-      hub.pollNow(conn);
+      this.venue.hub.pollNow(conn);
     }
-  });
+  }
 
-  const note = (account: AccountKey, rows: Row[]) => {
-    if (account.network !== venue.network) return;
-    for (const [conn, st] of states) {
+  /** A position row a handler publishes itself (a leverage change with no position event). */
+  private onPositionNote(account: AccountKey, rows: Row[]): void {
+    if (account.network !== this.venue.network) return;
+    for (const [conn, st] of this.states) {
       if (accountId(st.account) !== accountId(account)) continue;
       for (const sub of st.subs.values()) if (sub.table === 'position' && sub.ready) diff(sub, rows);
-      hub.pollNow(conn);
+      this.venue.hub.pollNow(conn);
     }
-  };
-  const notes = POSITION_NOTES.get(runtime) ?? new Set();
-  POSITION_NOTES.set(runtime, notes.add(note));
+  }
 
-  const authenticate = (conn: SimConnection, apiKey: string): void => {
+  private authenticate(conn: SimConnection, apiKey: string): void {
     const privateConn = new SimConnection('bitmex', conn.socket as WebSocket, (_t, f) => f, 'private');
-    states.set(conn, { account: { apiKey, exchange: 'bitmex', network: venue.network }, subs: new Map(), privateConn });
-    conn.socket.on('close', () => states.delete(conn));
-    hub.add(privateConn);
-  };
-  const dropIfFaulted = () => {
-    if (venue.faults.get('bitmex').dropPrivateSockets) hub.drop('bitmex', 'private');
-  };
+    this.states.set(conn, { account: { apiKey, exchange: 'bitmex', network: this.venue.network }, subs: new Map(), privateConn });
+    conn.socket.on('close', () => this.states.delete(conn));
+    this.venue.hub.add(privateConn);
+  }
+
+  private dropIfFaulted(): void {
+    if (this.venue.faults.get('bitmex').dropPrivateSockets) this.venue.hub.drop('bitmex', 'private');
+  }
+
+  /** `authKeyExpires` / `authKey`, and the private topics of `subscribe` / `unsubscribe` (the rest goes back to the public socket). */
+  private handle(conn: SimConnection, op: string, args: unknown[], request: unknown): string[] | null {
+    if (op === 'authKeyExpires' || op === 'authKey') {
+      this.authKeyExpires(conn, args, request);
+      return [];
+    }
+    if (op !== 'subscribe' && op !== 'unsubscribe') return null;
+    const topics = args.filter((a): a is string => typeof a === 'string');
+    const isMine = (t: string) => (PRIVATE_TOPICS as readonly string[]).includes(t.split(':')[0]);
+    const mine = topics.filter(isMine);
+    const rest = topics.filter((t) => !isMine(t));
+    if (!mine.length) return rest.length ? rest : null;
+    for (const topic of mine) this.subscribe(conn, op, topic, request);
+    return rest.length ? rest : [];
+  }
+
+  private authKeyExpires(conn: SimConnection, args: unknown[], request: unknown): void {
+    const fail = (error: string) => conn.send({ status: 401, error, meta: {}, request });
+    if (this.states.has(conn)) return fail('Already authenticated');
+    withSimSecret(this.venue.keys, String(args[0]), () => {
+      const error = checkSignature(this.venue, args[0], args[1], args[2]);
+      if (error) fail(error);
+      else if (this.states.has(conn)) fail('Already authenticated');
+      else {
+        this.authenticate(conn, args[0] as string);
+        conn.send({ success: true, request });
+        this.dropIfFaulted();
+      }
+    });
+  }
+
+  private subscribe(conn: SimConnection, op: string, topic: string, request: unknown): void {
+    const st = this.states.get(conn);
+    if (!st) return void conn.send({ status: 401, error: 'User requires authorization to subscribe to private topics.', meta: {}, request });
+    if (op === 'unsubscribe') {
+      st.subs.delete(topic);
+      conn.subs.delete(topic);
+      return void conn.send({ success: true, unsubscribe: topic, request });
+    }
+    if (conn.subs.has(topic)) return void conn.send({ status: 400, error: `You are already subscribed to this topic: ${topic}`, meta: {}, request });
+    const [name, filter] = topic.split(':');
+    const table = name as Table;
+    const symbol = filter === undefined || filter === '*' ? undefined : SYMBOL_TABLES.has(table) ? BITMEX_INSTRUMENTS.find(filter)?.symbol : undefined;
+    if (filter !== undefined && filter !== '*' && symbol === undefined) return void conn.send({ status: 400, error: `Unknown or unavailable table: ${topic}`, meta: {}, request });
+    const sub: Sub = { table, symbol, ready: false, held: new Map(), queue: [], early: [] };
+    st.subs.set(topic, sub);
+    conn.subs.set(topic, { poll: () => (sub.ready ? sub.queue.splice(0) : []) });
+    conn.send({ success: true, subscribe: topic, request });
+    void this.start(conn, st, topic, sub);
+  }
 
   /** The table's current rows as a `partial`, then what happened since. */
-  const start = async (conn: SimConnection, st: PrivateState, topic: string, sub: Sub) => {
+  private async start(conn: SimConnection, st: PrivateState, topic: string, sub: Sub): Promise<void> {
+    const { runtime } = this.venue;
     const { engine } = runtime;
-    const { tag, accountNo } = ids(venue, st.account);
+    const { tag, accountNo } = ids(this.venue, st.account);
     const snap = await runtime.run(st.account, (id, now) => {
-      const at = seq;
+      const at = this.seq;
       let rows: Row[] = [];
       if (sub.table === 'order') rows = engine.openOrders(id).filter(isOpen).map((o) => orderRow(engine.instrument(o.symbol)!, tag, o, accountNo));
       if (sub.table === 'position') rows = engine.positions(id).map((p) => positionJson(engine.instrument(p.symbol)!, p, accountNo));
@@ -183,83 +267,6 @@ export function registerBitmexPrivateStream(venue: VenueContext): () => void {
     sub.ready = true;
     for (const e of sub.early) if (e.seq > snap.at) diff(sub, e.rows);
     sub.early = [];
-    hub.pollNow(conn, [topic]);
-  };
-
-  const subscribe = (conn: SimConnection, op: string, topics: string[], request: unknown) => {
-    const st = states.get(conn);
-    for (const topic of topics) {
-      if (!st) {
-        conn.send({ status: 401, error: 'User requires authorization to subscribe to private topics.', meta: {}, request });
-        continue;
-      }
-      if (op === 'unsubscribe') {
-        st.subs.delete(topic);
-        conn.subs.delete(topic);
-        conn.send({ success: true, unsubscribe: topic, request });
-        continue;
-      }
-      if (conn.subs.has(topic)) {
-        conn.send({ status: 400, error: `You are already subscribed to this topic: ${topic}`, meta: {}, request });
-        continue;
-      }
-      const [name, filter] = topic.split(':');
-      const table = name as Table;
-      const symbol = filter === undefined || filter === '*' ? undefined : SYMBOL_TABLES.has(table) ? BITMEX_INSTRUMENTS.find(filter)?.symbol : undefined;
-      if (filter !== undefined && filter !== '*' && symbol === undefined) {
-        conn.send({ status: 400, error: `Unknown or unavailable table: ${topic}`, meta: {}, request });
-        continue;
-      }
-      const sub: Sub = { table, symbol, ready: false, held: new Map(), queue: [], early: [] };
-      st.subs.set(topic, sub);
-      conn.subs.set(topic, { poll: () => (sub.ready ? sub.queue.splice(0) : []) });
-      conn.send({ success: true, subscribe: topic, request });
-      void start(conn, st, topic, sub);
-    }
-  };
-
-  setBitmexPrivateWs(hub, venue.network, {
-    tables: PRIVATE_TOPICS,
-    handle(conn, op, args, request) {
-      if (op === 'authKeyExpires' || op === 'authKey') {
-        const fail = (error: string) => conn.send({ status: 401, error, meta: {}, request });
-        if (states.has(conn)) fail('Already authenticated');
-        else {
-          withSimSecret(venue.keys, String(args[0]), () => {
-            const error = checkSignature(venue, args[0], args[1], args[2]);
-            if (error) fail(error);
-            else if (states.has(conn)) fail('Already authenticated');
-            else {
-              authenticate(conn, args[0] as string);
-              conn.send({ success: true, request });
-              dropIfFaulted();
-            }
-          });
-        }
-        return [];
-      }
-      if (op !== 'subscribe' && op !== 'unsubscribe') return null;
-      const topics = args.filter((a): a is string => typeof a === 'string');
-      const isMine = (t: string) => (PRIVATE_TOPICS as readonly string[]).includes(t.split(':')[0]);
-      const mine = topics.filter(isMine);
-      const rest = topics.filter((t) => !isMine(t));
-      if (!mine.length) return rest.length ? rest : null;
-      subscribe(conn, op, mine, request);
-      return rest.length ? rest : [];
-    },
-    async checkUrlAuth(q) {
-      if (q['api-key'] === undefined && q['api-signature'] === undefined && q['api-expires'] === undefined) return null;
-      await venue.keys.secretOf(q['api-key'] ?? '').catch(() => null);
-      return checkSignature(venue, q['api-key'], q['api-expires'], q['api-signature']);
-    },
-    connect(conn, q) {
-      if (states.has(conn) || checkSignature(venue, q['api-key'], q['api-expires'], q['api-signature']) !== null) return;
-      authenticate(conn, q['api-key']!);
-      dropIfFaulted();
-    },
-  });
-  return () => {
-    notes.delete(note);
-    unsubscribe();
-  };
+    this.venue.hub.pollNow(conn, [topic]);
+  }
 }
