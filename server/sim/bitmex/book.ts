@@ -71,9 +71,39 @@ export function tradeHistory(market: SimMarket, inst: SimInstrument, q: { count:
   return page.map((t, k) => tradeRow(model, t, page[k - 1]?.price));
 }
 
-/** `orderBookL2:SYM` / `orderBookL2_25:SYM`; null without a symbol or for another table. */
+interface BookFrame {
+  table: string;
+  action: 'partial' | 'delete' | 'update' | 'insert';
+  data: unknown[];
+  filter?: Record<string, string>;
+}
+
+/**
+ * `orderBookL2` / `orderBookL2_25` without a symbol (or `:*`): every instrument, as BitMEX serves it — one
+ * `partial` holding every symbol's levels (filter `{}`), then each poll's changes merged per action.
+ */
+function everySymbolBook(market: SimMarket, table: string): StreamSub | null {
+  const subs = instrumentsOf('bitmex').flatMap((inst) => bitmexBookTopic(market, table, inst) ?? []);
+  if (!subs.length) return null;
+  return {
+    poll(now) {
+      const frames = subs.flatMap((sub) => sub.poll(now) as BookFrame[]);
+      const out: BookFrame[] = [];
+      const partials = frames.filter((f) => f.action === 'partial');
+      if (partials.length) out.push({ ...partials[0], filter: {}, data: partials.flatMap((f) => f.data) });
+      for (const action of ['delete', 'update', 'insert'] as const) {
+        const data = frames.filter((f) => f.action === action).flatMap((f) => f.data);
+        if (data.length) out.push({ table, action, data });
+      }
+      return out;
+    },
+  };
+}
+
+/** `orderBookL2:SYM` / `orderBookL2_25:SYM` (without a symbol: every instrument); null for another table. */
 export function bitmexBookTopic(market: SimMarket, table: string, inst: SimInstrument | undefined): StreamSub | null {
-  if (!inst || (table !== 'orderBookL2' && table !== 'orderBookL2_25')) return null;
+  if (table !== 'orderBookL2' && table !== 'orderBookL2_25') return null;
+  if (!inst) return everySymbolBook(market, table);
   const m = market.model(inst);
   const depth = table === 'orderBookL2_25' ? 25 : BOOK_LEVELS;
   const stream = new BookDeltaStream(bookOf(market, inst), depth, true);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BinanceChecker, BitmexChecker, BybitChecker, OkxChecker, type BookChecker } from '../book-checkers';
-import { manualClock, startSim, type SimServer } from '../testing';
+import { connectWs, manualClock, startSim, type SimServer } from '../testing';
 import { bookOf, setRestingOrderSource, type RestingOrder } from './book';
 import { findInstrument } from './catalogue';
 import { SimMarket } from './market';
@@ -49,6 +49,24 @@ describe('order books stay in sync from snapshot + stream', () => {
   it('bybit: orderbook.50 snapshot + deltas, u + 1', async () => run(new BybitChecker(sim.base, sim.ws)), 60_000);
   it('okx: books snapshot + updates, seqId chain and CRC32 checksum', async () => run(new OkxChecker(sim.base, sim.ws)), 60_000);
   it('bitmex: orderBookL2_25 partial + insert/update/delete', async () => run(new BitmexChecker(sim.base, sim.ws)), 60_000);
+
+  it('bitmex: orderBookL2_25 without a symbol is every instrument: one partial (filter {}) with each symbol\'s levels, then changes', async () => {
+    const ws = await connectWs(`${sim.ws}/sim/bitmex/realtime?subscribe=orderBookL2_25`);
+    try {
+      const partial = (await ws.next((f) => (f as { action?: string }).action === 'partial')) as { filter: object; data: Array<{ symbol: string }> };
+      expect(partial.filter).toEqual({});
+      const symbols = new Set(partial.data.map((r) => r.symbol));
+      expect(symbols.has('XBTUSD')).toBe(true);
+      expect(symbols.size).toBeGreaterThan(1);
+      for (let k = 0; k < 10; k++) {
+        clock.advance(100);
+        await sleep(20);
+      }
+      await ws.next((f) => ['insert', 'update', 'delete'].includes(String((f as { action?: string }).action)));
+    } finally {
+      ws.close();
+    }
+  }, 30_000);
 
   it('REST snapshots: sorted, uncrossed, mid within half a spread of the last price', async () => {
     const now = clock.now();
