@@ -7,7 +7,7 @@
 //   --sizes=1e4,1e5    bar counts;  --dpr=1,2  device pixel ratios;  --libs=engine,lwc
 //   --port=8121        port of the static server (BENCH_PORT)
 //   --app-port=N       port of the app server the four-charts and scanner scenarios start (BENCH_APP_PORT; default --port + 1)
-//   --scenarios=a,b    run only these (session, gpu, four-charts, scanner); their sections replace those in results.md
+//   --scenarios=a,b    run only these (session, gpu, four-charts, scanner, first-load); their sections replace those in results.md
 //   --gpu-runs=N       runs of the gpu scenario (default 5, quick 3); each run visits every chart in turn
 //   --dry-run          print and keep .out/results.json, leave results.md alone
 //   --interleave       every scenario visits each cell once per run (default only for gpu), so load from
@@ -26,6 +26,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
+import { firstLoadScenario } from './bench-first-load.mjs';
 import { gpuReport, sessionReport } from './bench-report.mjs';
 import { scannerScenario } from './bench-scanner.mjs';
 import { fourChartsScenario, mergeResultSections } from './bench-workstation.mjs';
@@ -111,6 +112,8 @@ const SCENARIOS = [
   fourChartsScenario({ root: ROOT, appPort: mode.appPort, quick }),
   // The same, with 2,000 scanner rows streaming beside a chart (issue 14).
   scannerScenario({ root: ROOT, appPort: mode.appPort, quick }),
+  // Bytes on the wire for /login and /trade, plain and compressed (issue 25 §5, scripts/bench-first-load.mjs).
+  firstLoadScenario({ root: ROOT, appPort: mode.appPort }),
 ];
 const selected = SCENARIOS.filter((s) => !mode.scenarios || mode.scenarios.includes(s.name));
 

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { HttpError } from '../lib/http-error';
 import { RetryLaterError } from '../lib/retry-later';
 import { registerAuthentication } from '../plugins/authenticate';
+import { registerCompression } from '../plugins/compress';
 import { registerDatabaseGuard } from '../plugins/database';
 import { registerErrorHandler } from '../plugins/errors';
 import { registerInputGuard } from '../plugins/input-guard';
@@ -28,6 +29,8 @@ export const httpPlugin = fp(
     registerErrorHandler(app);
     // NUL, lone surrogates and over-deep JSON answer 400 before any route sees them.
     registerInputGuard(app);
+    // JSON answers of 1 KB and more in br/gzip when the client accepts it (static files are precompressed).
+    registerCompression(app);
     // Services' 429/503 (key passwords, busy scrypt) say when to come back, like the route limits do.
     app.addHook('onError', async (_req, reply, err) => {
       if (err instanceof RetryLaterError) reply.header('retry-after', String(err.retryAfterSeconds));

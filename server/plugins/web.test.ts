@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import viteConfig from '../../vite.config';
@@ -24,6 +25,13 @@ describe('web plugin', () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>SPA</title>');
     writeFileSync(path.join(dist, 'assets', 'x.js'), 'console.log(1)\n');
+    // What scripts/build.mjs writes beside them: brotli and gzip twins (y.js has only a gzip one).
+    writeFileSync(path.join(dist, 'index.html.br'), zlib.brotliCompressSync('<!doctype html><title>SPA</title>'));
+    writeFileSync(path.join(dist, 'index.html.gz'), zlib.gzipSync('<!doctype html><title>SPA</title>'));
+    writeFileSync(path.join(dist, 'assets', 'x.js.br'), zlib.brotliCompressSync('console.log(1)\n'));
+    writeFileSync(path.join(dist, 'assets', 'x.js.gz'), zlib.gzipSync('console.log(1)\n'));
+    writeFileSync(path.join(dist, 'assets', 'y.js'), 'console.log(2)\n');
+    writeFileSync(path.join(dist, 'assets', 'y.js.gz'), zlib.gzipSync('console.log(2)\n'));
     writeFileSync(path.join(dist, 'assets', 'x.js.map'), '{"version":3,"sources":["../src/secret.ts"],"mappings":""}');
     app = await webApp(dist, 'https://terminal.example.com');
   });
@@ -70,6 +78,62 @@ describe('web plugin', () => {
       expect(isSourceMapPath('/sitemap')).toBe(false);
       expect(isSourceMapPath('/login?next=/a.map')).toBe(false);
       expect(isSourceMapPath('/assets/%E0%A4%A.map')).toBe(true);
+    });
+  });
+
+  describe('precompressed files', () => {
+    const brotli = (b: Buffer) => zlib.brotliDecompressSync(b).toString();
+    const gunzip = (b: Buffer) => zlib.gunzipSync(b).toString();
+
+    it('sends the twin the accept-encoding prefers, with vary and the asset’s type and cache headers', async () => {
+      for (const [accept, coding, decode] of [
+        ['gzip, deflate, br, zstd', 'br', brotli],
+        ['gzip', 'gzip', gunzip],
+        ['br;q=0.1, gzip', 'gzip', gunzip],
+      ] as const) {
+        const res = await app.inject({ url: '/assets/x.js', headers: { 'accept-encoding': accept } });
+        expect(res.statusCode, accept).toBe(200);
+        expect(res.headers['content-encoding'], accept).toBe(coding);
+        expect(res.headers.vary, accept).toContain('accept-encoding');
+        expect(res.headers['content-type'], accept).toMatch(/^(?:text|application)\/javascript/);
+        expect(res.headers['cache-control'], accept).toBe('public, max-age=31536000, immutable');
+        expect(res.headers['x-content-type-options'], accept).toBe('nosniff');
+        expect(decode(res.rawPayload), accept).toBe('console.log(1)\n');
+      }
+      // No accept-encoding, or a coding with no twin: the file itself, still varying.
+      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }]) {
+        const res = await app.inject({ url: '/assets/x.js', headers });
+        expect(res.headers['content-encoding']).toBeUndefined();
+        expect(res.headers.vary).toContain('accept-encoding');
+        expect(res.body).toBe('console.log(1)\n');
+      }
+      const gzOnly = await app.inject({ url: '/assets/y.js', headers: { 'accept-encoding': 'br, gzip' } });
+      expect(gzOnly.headers['content-encoding']).toBe('gzip');
+      expect(gunzip(gzOnly.rawPayload)).toBe('console.log(2)\n');
+    });
+
+    it('compresses the SPA page from / and the history fallback too, keeping its headers', async () => {
+      for (const url of ['/', '/trade', '/login?next=/trade']) {
+        const res = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['content-encoding'], url).toBe('br');
+        expect(res.headers.vary, url).toContain('accept-encoding');
+        expect(res.headers['content-type'], url).toMatch(/^text\/html/);
+        expect(res.headers['cache-control'], url).toBe('no-cache');
+        expect(res.headers['content-security-policy'], url).toContain("default-src 'self'");
+        expect(brotli(res.rawPayload), url).toBe('<!doctype html><title>SPA</title>');
+        const plain = await app.inject({ url });
+        expect(plain.headers['content-encoding'], url).toBeUndefined();
+        expect(plain.body, url).toBe('<!doctype html><title>SPA</title>');
+      }
+    });
+
+    it('still refuses a source map and a missing bundle when the client accepts compression', async () => {
+      for (const url of ['/assets/x.js.map', '/assets/nope.js']) {
+        const res = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+        expect(res.statusCode, url).toBe(404);
+        expect(res.body, url).not.toContain('secret.ts');
+      }
     });
   });
 

@@ -94,6 +94,11 @@ export async function registerSpa(app: FastifyInstance, opts: WebOptions): Promi
       index: false,
       dotfiles: 'ignore',
       cacheControl: false,
+      // The build writes `.br` and `.gz` twins of every compressible file (scripts/build.mjs): the one the
+      // client's accept-encoding prefers is sent, with `content-encoding` and `vary: accept-encoding`
+      // (the plain file when there is none). `reply.sendFile` goes the same way, so the SPA's index.html
+      // from `/`, the history fallback and `/engine-demo` are compressed too.
+      preCompressed: true,
       // A denied path goes to the not-found handler below, which answers it with a JSON 404.
       allowedPath: (pathName) => !isSourceMapPath(pathName),
       setHeaders: (reply, filePath) => {
