@@ -1,17 +1,18 @@
 import { HttpError } from './http-error';
 
 /**
- * A 429 or 503 that tells the client when to come back: app.ts copies `retryAfterSeconds` into the
+ * A 409 (the same request is still running), 429 or 503 that tells the client when to come back: app.ts copies `retryAfterSeconds` into the
  * `Retry-After` header (an `onError` hook, so every route that throws one gets it, like the route
  * rate limits of @fastify/rate-limit).
  */
 export class RetryLaterError extends HttpError {
   constructor(
-    status: 429 | 503,
+    status: 409 | 429 | 503,
     message: string,
     readonly retryAfterSeconds: number,
+    fields?: Record<string, string>,
   ) {
-    super(status, message);
+    super(status, message, fields);
     this.name = 'RetryLaterError';
   }
 }

@@ -429,6 +429,26 @@ describe.each(TEST_DRIVERS)('/v1/trade against exchange faults on %s (simulator 
     expect((await call('GET', '/balance')).statusCode).toBe(200);
   });
 
+  it('the same order sent again while the first is still at the exchange: 409 naming the field, with Retry-After', async () => {
+    await fault({ latencyMs: 1_357 });
+    const exchange = holdTimersOf(1_357);
+    try {
+      const body = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '1000.0', qty: '0.200', clientOrderId: `dup${driver}` };
+      const first = call('POST', '/orders', body);
+      await until('the first order to reach the exchange', async () => (exchange.waiting() > 0 ? true : null));
+      const again = await call('POST', '/orders', body);
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({ message: /still being processed/, fields: { clientOrderId: 'Still being processed' } });
+      expect(again.headers['retry-after']).toBe('1');
+      await clear();
+      exchange.release();
+      await first;
+    } finally {
+      exchange.release();
+      await clear();
+    }
+  });
+
   it('a slow exchange → 504 within the timeout; the order is never sent twice and its fate is checked by client id', async () => {
     // The exchange holds the order until the test releases it: the server's 0.4 s timeout has
     // nothing to race against, and every request that reaches the exchange meanwhile is counted.

@@ -3,6 +3,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { tradeRequests } from '../../db/schema-trading';
 import { HttpError } from '../../lib/http-error';
+import { RetryLaterError } from '../../lib/retry-later';
 
 /**
  * A retry never doubles (issue 21, DESIGN §3.2): the client id of an order, bracket, ladder, close
@@ -35,6 +36,10 @@ const STALE_MS = 120_000;
 const KEEP_HOURS = 24;
 /** Statuses that say "nothing decided yet": not stored, so a retry runs again. */
 const NOT_FINAL = new Set([408, 409, 425, 429]);
+
+/** The first request with the id has not answered yet: 409 with Retry-After 1 s (a client's retry comes after it). */
+const stillRunning = (field: string) =>
+  new RetryLaterError(409, 'The first request with this client id is still being processed: try again in a moment', 1, { [field]: 'Still being processed' });
 
 /**
  * A request refused and fully undone (nothing of it is live): its answer is final whatever its
@@ -116,7 +121,7 @@ export async function idempotent<T, S extends 200 | 201 | 207>(
       .select()
       .from(tradeRequests)
       .where(and(eq(tradeRequests.apiKeyId, apiKeyId), eq(tradeRequests.clientId, clientId)));
-    if (!row) throw new HttpError(409, 'The first request with this client id is still being processed: try again in a moment');
+    if (!row) throw stillRunning(request.field);
     if (row.requestHash !== hash) {
       throw new HttpError(422, `The client id ${clientId} was already used for a different request: use a new id for a new order`, {
         [request.field]: 'Already used for a different request',
@@ -125,7 +130,7 @@ export async function idempotent<T, S extends 200 | 201 | 207>(
     if (row.state === 'done' && row.status !== null) return replay<T, S>(row.status, row.response);
     const stale = row.state === 'running' && Date.now() - row.updatedAt.getTime() > STALE_MS;
     if (row.state === 'running' && !stale) {
-      throw new HttpError(409, 'The first request with this client id is still being processed: try again in a moment', { [request.field]: 'Still being processed' });
+      throw stillRunning(request.field);
     }
     // A failed (5xx) or dead first run: take it over, once, and reconcile with the exchange.
     const [taken] = await db
@@ -133,7 +138,7 @@ export async function idempotent<T, S extends 200 | 201 | 207>(
       .set({ state: 'running', updatedAt: new Date() })
       .where(and(eq(tradeRequests.id, row.id), eq(tradeRequests.state, row.state), eq(tradeRequests.updatedAt, row.updatedAt)))
       .returning({ id: tradeRequests.id });
-    if (!taken) throw new HttpError(409, 'The first request with this client id is still being processed: try again in a moment', { [request.field]: 'Still being processed' });
+    if (!taken) throw stillRunning(request.field);
     id = taken.id;
     retry = true;
   }
