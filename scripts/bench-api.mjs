@@ -15,15 +15,15 @@
 //   TEST_PG_ADMIN_URL    where the throw-away PostgreSQL database is created (default postgres://postgres@127.0.0.1:5432/postgres)
 //
 // Not a test: the numbers depend on the machine and on what else it is doing (the load average is printed).
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os, { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { benchSignIn, startBenchServer } from './bench-server.mjs';
 import { mergeResultSections } from './bench-workstation.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,7 +40,6 @@ const WARMUP_S = quick ? 3 : 5;
 const drivers = (args.drivers ?? 'pglite,postgres').split(',').filter(Boolean);
 const firstPort = Number(args.port ?? process.env.BENCH_API_PORT ?? 8141);
 const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const ADMIN = { email: 'bench-admin@crypto-terminal.local', password: 'bench-admin-password-1' };
 const BUDGET = { rate: 500, p99Ms: 20 };
 
 /** The scenarios: what a signed-in SPA does most. Rates rise until the server can no longer keep up. */
@@ -76,67 +75,12 @@ async function createPgDatabase() {
   };
 }
 
-/** The real server in a child process group (killed as a group: tsx leaves nothing behind). */
 async function startServer(driver, port) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ct-bench-api-'));
   const database = driver === 'postgres' ? await createPgDatabase() : null;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: 'bench-secret-that-is-at-least-32-characters-long',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-  };
-  delete env.REDIS_URL;
-  if (database) env.DATABASE_URL = database.url;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env, cwd: ROOT, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
-  const stop = async () => {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r()));
-    rmSync(dataDir, { recursive: true, force: true });
-    await database?.drop();
-  };
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the ${driver} server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/v1/config`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > until) {
-      await stop();
-      throw new Error(`the ${driver} server did not start within 60 s`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { base, stop };
+  return startBenchServer({ port, label: `${driver} server`, env: database ? { DATABASE_URL: database.url } : {}, onStop: () => database?.drop() });
 }
 
-/** Signs in like the SPA: the XSRF cookie from a GET, then the header with it on every mutation. */
-async function signIn(base) {
-  const config = await fetch(`${base}/v1/config`);
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(config.headers.get('set-cookie') ?? '')?.[1];
-  if (!xsrf) throw new Error('no XSRF-TOKEN cookie from /v1/config');
-  const res = await fetch(`${base}/v1/auth/signin`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf) },
-    body: JSON.stringify(ADMIN),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  const { accessToken } = await res.json();
-  return { cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf), authorization: `Bearer ${accessToken}` };
-}
+const signIn = (base) => benchSignIn(base);
 
 /** Open loop at `rate` requests/s for `duration` s; latency from each request's due time. */
 async function paced(base, headers, scenario, rate, duration) {

@@ -8,15 +8,11 @@
 // Budget (issue 25): overhead over the exchange's own round trip p50 < 5 ms and p99 < 20 ms.
 //
 // Not a test: the numbers depend on the machine and on what else it is doing (the load average is printed).
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os, { tmpdir } from 'node:os';
-import path from 'node:path';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { benchSignIn, startBenchServer } from './bench-server.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = Object.fromEntries(
   process.argv.slice(2).map((a) => {
     const [k, v] = a.replace(/^--/, '').split('=');
@@ -25,66 +21,13 @@ const args = Object.fromEntries(
 );
 const ORDERS = Number(args.orders ?? 30);
 const PORT = Number(args.port ?? process.env.BENCH_TRADE_PORT ?? 8151);
-const ADMIN = { email: 'bench-admin@crypto-terminal.local', password: 'bench-admin-password-1' };
 const KEY_PASSWORD = 'bench-key-password-1';
 const BUDGET = { overheadP50Ms: 5, overheadP99Ms: 20 };
 
-async function startServer() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ct-bench-trade-'));
-  const env = {
-    ...process.env,
-    PORT: String(PORT),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    MARKET_DATA: 'sim',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: 'bench-secret-that-is-at-least-32-characters-long',
-    SERVER_SECRET: 'bench-server-secret-at-least-32-characters-long',
-    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-  };
-  delete env.REDIS_URL;
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env, cwd: ROOT, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
-  const stop = async () => {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r()));
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const base = `http://127.0.0.1:${PORT}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/v1/config`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > until) {
-      await stop();
-      throw new Error('the server did not start within 60 s');
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { base, stop };
-}
+const startServer = () => startBenchServer({ port: PORT, env: { MARKET_DATA: 'sim', SERVER_SECRET: 'bench-server-secret-at-least-32-characters-long' } });
 
-/** Signs in like the SPA: the XSRF cookie from a GET, then the header with it on every mutation. */
-async function signIn(base) {
-  const config = await fetch(`${base}/v1/config`);
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(config.headers.get('set-cookie') ?? '')?.[1];
-  if (!xsrf) throw new Error('no XSRF-TOKEN cookie from /v1/config');
-  const headers = { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf) };
-  const res = await fetch(`${base}/v1/auth/signin`, { method: 'POST', headers, body: JSON.stringify(ADMIN) });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  const { accessToken } = await res.json();
-  return { ...headers, authorization: `Bearer ${accessToken}` };
-}
+/** The admin's headers for JSON requests. */
+const signIn = async (base) => ({ 'content-type': 'application/json', ...(await benchSignIn(base)) });
 
 async function json(res, what) {
   const text = await res.text();
