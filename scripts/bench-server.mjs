@@ -29,7 +29,9 @@ export async function startBenchServer({ port, label = 'server', env: extra = {}
   delete env.REDIS_URL;
   delete env.DATABASE_URL;
   Object.assign(env, extra);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env, cwd: ROOT, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
+  // BENCH_NODE_ARGS: extra node flags for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], { env, cwd: ROOT, detached: true, stdio: ['ignore', 'inherit', 'inherit'] });
   const stop = async () => {
     try {
       process.kill(-child.pid, 'SIGTERM');

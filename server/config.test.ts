@@ -69,6 +69,9 @@ describe('loadConfig', () => {
       KEY_PASSWORD_MAX_PER_KEY: 5,
       KEY_PASSWORD_MAX_PER_USER: 20,
       KEY_PASSWORD_WINDOW_MS: 15 * 60_000,
+      KEY_UNLOCK_IDLE_MS: 30 * 60_000,
+      KEY_UNLOCK_MAX_MS: 8 * 3_600_000,
+      KEY_UNLOCK_REMEMBERED_MAX_MS: 30 * 86_400_000,
     });
   });
 

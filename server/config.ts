@@ -58,6 +58,15 @@ export const configSchema = z.object({
   KEY_PASSWORD_MAX_PER_USER: intInRange(1, 1_000_000, 20),
   KEY_PASSWORD_WINDOW_MS: intInRange(1000, 86_400_000, 15 * 60_000),
   /**
+   * Unlocked keys kept in server memory per sign-in and key (services/trading/unlock-cache.ts): gone
+   * after KEY_UNLOCK_IDLE_MS unused, and at most KEY_UNLOCK_MAX_MS after an unlock for the page only
+   * (or one made by a trading call's own key password), KEY_UNLOCK_REMEMBERED_MAX_MS after one
+   * remembered on the device (the sign-in's 30-day lifetime).
+   */
+  KEY_UNLOCK_IDLE_MS: intInRange(1000, 86_400_000, 30 * 60_000),
+  KEY_UNLOCK_MAX_MS: intInRange(1000, 30 * 86_400_000, 8 * 3_600_000),
+  KEY_UNLOCK_REMEMBERED_MAX_MS: intInRange(1000, 30 * 86_400_000, 30 * 86_400_000),
+  /**
    * Server-side jobs (issue 13: alert evaluation, managed brackets): `false` on an instance that
    * should only answer requests. Every instance with jobs on shares the work through the database.
    */

@@ -9,11 +9,14 @@ import { isFeatureEnabled } from '../services/feature-flags';
 import { createKeyValidator, type InjectFn } from '../services/key-validation';
 import { TradingConnectors, type SimInject } from '../services/trading/connect';
 import { TradeStreamHub } from '../services/trading/stream-hub';
+import { UnlockCache } from '../services/trading/unlock-cache';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The trading room's long-lived parts: the connectors (clocks, rate budgets) and the account streams. */
     trading: { connectors: TradingConnectors; hub: TradeStreamHub };
+    /** Keys unlocked per sign-in (DESIGN §3.2 "Unlocking"): filled by the unlock route and trading calls. */
+    unlockCache: UnlockCache;
   }
 }
 
@@ -21,6 +24,8 @@ export interface ApiKeysOptions {
   /** Tests: how live-mode key checks reach the exchanges (default: global fetch to the real hosts). */
   fetch?: FetchFn;
   timeoutMs?: number;
+  /** Tests: the unlock cache's clock (idle and hard bounds). */
+  now?: () => number;
 }
 
 /**
@@ -36,6 +41,18 @@ export const apiKeysPlugin = fp<ApiKeysOptions>(
       return { status: res.statusCode, text: res.body };
     };
     const validator = createKeyValidator(sim ? { mode: 'sim', inject } : { mode: 'live', fetch: opts.fetch, timeoutMs: opts.timeoutMs });
+    const { KEY_UNLOCK_IDLE_MS: idleMs, KEY_UNLOCK_MAX_MS: maxMs, KEY_UNLOCK_REMEMBERED_MAX_MS: rememberedMaxMs } = app.config;
+    const unlocks = new UnlockCache({ idleMs, maxMs, rememberedMaxMs, now: opts.now });
+    app.decorate('unlockCache', unlocks);
+    // Every instance forgets an unlock the moment it must no longer be used (the events' README).
+    app.events.on('api-key.locked', ({ familyId, apiKeyId }) => unlocks.lock(familyId, apiKeyId));
+    app.events.on('api-key.deleted', ({ apiKeyId }) => unlocks.dropKey(apiKeyId));
+    app.events.on('api-key.custody-withdrawn', ({ apiKeyId }) => unlocks.dropKey(apiKeyId));
+    app.events.on('session.ended', ({ familyId }) => unlocks.dropSession(familyId));
+    app.events.on('user.sessions-ended', ({ userId }) => unlocks.dropUser(userId));
+    // Missed events: nothing tells what was held wrongly, so forget it all (the next call unlocks again).
+    app.events.onResync(() => unlocks.clear());
+    app.addHook('onClose', async () => unlocks.clear());
     await app.register(apiKeyRoutes, { prefix: '/v1/api-keys', validator, simInject: sim ? inject : null });
     await app.register(fundedUserRoutes, { prefix: '/v1/users', validator });
   },
@@ -85,6 +102,7 @@ export const tradingPlugin = fp<TradingOptions>(
       connectors,
       exchangeInfo: app.exchangeInfo,
       limiter: app.keyPasswordLimiter,
+      unlocks: app.unlockCache,
       isFlagEnabled: (key: Parameters<typeof isFeatureEnabled>[1]) => isFeatureEnabled(app.db, key),
     };
     await app.register(tradeRoutes, { prefix: '/v1/trade/:apiKeyId', ...common, asAdmin: false });
@@ -92,5 +110,5 @@ export const tradingPlugin = fp<TradingOptions>(
     // What admins did on funded users' keys (written by the admin plugin's audit hook) and each key's day.
     await app.register(tradeAuditRoutes, { prefix: '/v1/users' });
   },
-  { name: 'trading', dependencies: ['core', 'http', 'events', 'simulator', 'exchange-info'] },
+  { name: 'trading', dependencies: ['core', 'http', 'events', 'simulator', 'exchange-info', 'api-keys'] },
 );

@@ -23,6 +23,16 @@ export interface OrderRoute {
   wire: string;
 }
 
+/**
+ * An exchange's batch placing endpoint (issue 25 §1): up to `Capabilities.batch.place` orders in one call to
+ * `path`, of the types whose single route is `takes` (Binance and OKX batch plain orders only: their stops
+ * live in an algo service without one).
+ */
+export interface BatchRoute {
+  path: string;
+  takes: string;
+}
+
 /** How a change reaches the exchange: one amend call that keeps the order's id, or a new order first, then a cancel. */
 export type AmendMode = 'in-place' | 'replace';
 
@@ -33,10 +43,11 @@ export interface Capabilities {
   /** Amending a resting plain order, and a waiting conditional one. */
   amend: { plain: AmendMode; conditional: AmendMode };
   /**
-   * Orders one call places or cancels (1: the connector sends each order on its own, no batch endpoint), and
-   * how cancel-all goes: one call per kind of order, or each open order cancelled in turn.
+   * Orders one call places or cancels (1: the connector sends each order on its own, no batch endpoint), the
+   * batch placing endpoint when there is one (`placeAt`), and how cancel-all goes: one call per kind of order,
+   * or each open order cancelled in turn.
    */
-  batch: { place: number; cancel: number; cancelAll: 'one-call' | 'each-order' };
+  batch: { place: number; cancel: number; cancelAll: 'one-call' | 'each-order'; placeAt?: BatchRoute };
   /** The margin modes `setMarginMode` sets and `symbolSettings` reads back. */
   marginModes: ReadonlyArray<'CROSS' | 'ISOLATED'>;
   /** Where the exchange keeps the margin mode: per symbol, for the whole account (Bybit's unified account), or per order (OKX `tdMode`). */
@@ -95,9 +106,18 @@ const EVERY_CONNECTOR = {
 } as const;
 
 /** An exchange's capabilities: its own (order types, amend, cancel-all, where the margin mode lives) over what every connector does. */
-export function capabilities(own: Pick<Capabilities, 'orderTypes' | 'amend' | 'marginModeScope'> & { cancelAll: Capabilities['batch']['cancelAll'] } & Partial<Omit<Capabilities, 'batch'>>): Capabilities {
-  const { cancelAll, ...rest } = own;
-  return { ...EVERY_CONNECTOR, ...rest, batch: { ...EVERY_CONNECTOR.batch, cancelAll } };
+export function capabilities(
+  own: Pick<Capabilities, 'orderTypes' | 'amend' | 'marginModeScope'> & { cancelAll: Capabilities['batch']['cancelAll']; placeBatch?: BatchRoute & { max: number } } & Partial<Omit<Capabilities, 'batch'>>,
+): Capabilities {
+  const { cancelAll, placeBatch, ...rest } = own;
+  const place = placeBatch ? { place: placeBatch.max, placeAt: { path: placeBatch.path, takes: placeBatch.takes } } : {};
+  return { ...EVERY_CONNECTOR, ...rest, batch: { ...EVERY_CONNECTOR.batch, ...place, cancelAll } };
+}
+
+/** Whether `capabilities`' batch endpoint takes an order of `type`. */
+export function batchTakes(capabilities: Capabilities, type: NewOrder['type']): boolean {
+  const at = capabilities.batch.placeAt;
+  return at !== undefined && capabilities.orderTypes[type]?.path === at.takes;
 }
 
 /** Order types placed at one path: type → the exchange's name for it. */

@@ -107,7 +107,7 @@ export interface RateLimitRules {
 }
 
 /** The answer's envelope as the exchange writes it: the payload, or its code and message. */
-export type Answer = { ok: true; data: unknown } | { ok: false; code: string; message: string };
+export type Answer = { ok: true; data: unknown } | { ok: false; code: string; message: string; items?: unknown[] };
 
 /** What one exchange's signed REST looks like: hooks where it is code, data where it is data. */
 export interface ExchangeProtocol {
@@ -206,7 +206,26 @@ export class SignedClient {
   ) {}
 
   send(call: SignedCall): Promise<unknown> {
-    return this.attempt(call, false);
+    return this.attempt(call, false, false);
+  }
+
+  /**
+   * A batch call: like `send`, but an envelope that says some or all items failed and carries one result
+   * per item (OKX `code` "1" / "2" with `data[].sCode`) answers those items; each is judged with `refusal`.
+   */
+  sendBatch(call: SignedCall): Promise<unknown> {
+    return this.attempt(call, false, true);
+  }
+
+  /** One item's refusal in a batch answer (its own code and message), judged by the error table as a whole answer is. */
+  refusal(code: string, message: string): TradeRefusedError {
+    const { ctx, protocol } = this;
+    const verdict = judge(protocol.errors, 200, code, message);
+    if (verdict.retry === 'wait') {
+      holdWait(protocol.rateLimits.wait, {}, ctx);
+      return new TradeRefusedError(protocol.exchange, code, message, verdict.field, 429, ctx.gate.retryAfterSeconds());
+    }
+    return new TradeRefusedError(protocol.exchange, code, message, verdict.field, verdict.status);
   }
 
   /** The instrument an exchange symbol (or the product's) names; a refusal in the exchange's words when it is not one the terminal lists. */
@@ -223,7 +242,7 @@ export class SignedClient {
     return new TradeRefusedError(this.protocol.exchange, code, message, undefined, 404);
   }
 
-  private async attempt(call: SignedCall, resent: boolean): Promise<unknown> {
+  private async attempt(call: SignedCall, resent: boolean, batch: boolean): Promise<unknown> {
     const { ctx, protocol } = this;
     ctx.gate.check();
     await ctx.clock.sync(this.serverTime);
@@ -234,10 +253,11 @@ export class SignedClient {
     if (protocol.errors.http?.[res.status]?.retry === 'wait') holdWait(protocol.rateLimits.wait, headers, ctx);
     const answer = protocol.read(res, parseJson(protocol.exchange, res));
     if (answer.ok) return answer.data;
+    if (batch && answer.items) return answer.items;
     const verdict = judge(protocol.errors, res.status, answer.code, answer.message);
     if (verdict.retry === 'resync' && !resent) {
       await ctx.clock.sync(this.serverTime, true);
-      return this.attempt(call, true);
+      return this.attempt(call, true, batch);
     }
     if (verdict.retry === 'wait') {
       holdWait(protocol.rateLimits.wait, headers, ctx);

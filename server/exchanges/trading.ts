@@ -84,6 +84,14 @@ export interface TradingConnector {
   /** The exchange symbol an order id (as this connector made it) belongs to; null when the id is not one of ours. */
   orderSymbol(id: string): string | null;
   place(order: NewOrder): Promise<Order>;
+  /**
+   * Several orders in as few round trips as the exchange allows (issue 25 §1): its batch endpoint for the
+   * types it takes (up to `capabilities.batch.place` a call), the rest one call each, every call at once.
+   * One result per order, in the order given: placed, or refused with the exchange's code and message (or
+   * an error that leaves open whether it reached the exchange). `placeOrders()` below falls back to
+   * concurrent single calls for a connector without it.
+   */
+  placeOrders?(orders: readonly NewOrder[]): Promise<PlaceResult[]>;
   amend(symbol: TradingInstrument, id: string, change: OrderChange): Promise<Order>;
   cancel(symbol: TradingInstrument, id: string): Promise<Order>;
   cancelAll(symbol: TradingInstrument): Promise<void>;
@@ -95,6 +103,68 @@ export interface TradingConnector {
    * exchange's default.
    */
   symbolSettings(symbol: TradingInstrument): Promise<SymbolSettings>;
+}
+
+/** One order of a `placeOrders` call: the order as placed, or why not (a `TradeRefusedError` when the exchange said no). */
+export type PlaceResult = { ok: true; order: Order } | { ok: false; error: unknown };
+
+/** Settles one placement into a `PlaceResult` (never throws). */
+export const settled = (p: Promise<Order>): Promise<PlaceResult> =>
+  p.then(
+    (order): PlaceResult => ({ ok: true, order }),
+    (error: unknown): PlaceResult => ({ ok: false, error }),
+  );
+
+/** Several orders through the connector's batch path, or each on its own call, all at once — never one after another. */
+export function placeOrders(c: TradingConnector, orders: readonly NewOrder[]): Promise<PlaceResult[]> {
+  if (c.placeOrders) return c.placeOrders(orders);
+  return Promise.all(orders.map((o) => settled(c.place(o))));
+}
+
+/** How a connector batches: which orders its batch endpoint takes, how many a call, and the two calls. */
+export interface BatchPlan {
+  exchange: ExchangeId;
+  max: number;
+  batchable(o: NewOrder): boolean;
+  /** Orders of different groups never share a call (Bybit: the category; OKX, BitMEX: the margin mode, the symbol). */
+  group?(o: NewOrder): string;
+  /** One call of 2…max orders of one group: one result per order, in order (a failure of the whole call may throw). */
+  batch(orders: readonly NewOrder[]): Promise<PlaceResult[]>;
+  single(o: NewOrder): Promise<Order>;
+}
+
+/**
+ * `orders` as batches of up to `max` (those the batch endpoint takes) and single calls (the rest, and a
+ * batch of one), all sent at once; results back in the order given. A batch call that fails as a whole
+ * answers its error for each of its orders.
+ */
+export async function inBatches(orders: readonly NewOrder[], plan: BatchPlan): Promise<PlaceResult[]> {
+  const out: Array<Promise<PlaceResult[]>> = [];
+  const index: number[][] = [];
+  const batchable = orders.map((o, i) => ({ o, i })).filter(({ o }) => plan.max > 1 && plan.batchable(o));
+  const groups = new Map<string, typeof batchable>();
+  for (const x of batchable) {
+    const key = plan.group?.(x.o) ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), x]);
+  }
+  for (const members of groups.values()) {
+    for (let k = 0; k < members.length; k += plan.max) {
+      const chunk = members.slice(k, k + plan.max);
+      index.push(chunk.map((x) => x.i));
+      const list = chunk.map((x) => x.o);
+      out.push(list.length === 1 ? settled(plan.single(list[0])).then((r) => [r]) : plan.batch(list).catch((error: unknown) => list.map((): PlaceResult => ({ ok: false, error }))));
+    }
+  }
+  const taken = new Set(batchable.map((x) => x.i));
+  orders.forEach((o, i) => {
+    if (taken.has(i)) return;
+    index.push([i]);
+    out.push(settled(plan.single(o)).then((r) => [r]));
+  });
+  const results = await Promise.all(out);
+  const byOrder: PlaceResult[] = new Array<PlaceResult>(orders.length);
+  results.forEach((list, k) => index[k].forEach((i, j) => (byOrder[i] = list[j] ?? { ok: false, error: new ExchangeUnreachableError(plan.exchange, 'the batch answered without this order') })));
+  return byOrder;
 }
 
 export interface ConnectorContext {

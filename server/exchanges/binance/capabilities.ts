@@ -14,5 +14,7 @@ export const BINANCE_CAPABILITIES = capabilities({
   amend: { plain: 'in-place', conditional: 'replace' },
   // `DELETE allOpenOrders` and `algoOpenOrders`: one call each.
   cancelAll: 'one-call',
+  // `POST /fapi/v1/batchOrders`: at most 5 orders, plain ones only (conditional types there are -4120 as well).
+  placeBatch: { path: '/fapi/v1/batchOrders', takes: ORDER, max: 5 },
   marginModeScope: 'symbol',
 });

@@ -1,10 +1,10 @@
 import { dec, div, fixed } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
-import { orderRoute } from '../descriptor';
-import { alreadySo, publicGet, SignedConnector, type Json, type Method, type Params } from '../signed-request';
+import { batchTakes, orderRoute } from '../descriptor';
+import { alreadySo, asJson, publicGet, SignedConnector, type Json, type Method, type Params } from '../signed-request';
 import { ExchangeUnreachableError } from '../transport';
-import { isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, splitId, timeInForceOf, TradeRefusedError, UNTAGGED } from '../trading';
-import type { NewOrder, OrderChange, Page, TradingConnector, TradingInstrument } from '../trading';
+import { inBatches, isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, splitId, timeInForceOf, TradeRefusedError, UNTAGGED } from '../trading';
+import type { NewOrder, OrderChange, Page, PlaceResult, TradingConnector, TradingInstrument } from '../trading';
 import { BINANCE_ALGO_PATH, BINANCE_CAPABILITIES } from './capabilities';
 import { binanceProtocol } from './protocol';
 
@@ -101,11 +101,11 @@ export class BinanceTrading extends SignedConnector implements TradingConnector 
   async place(o: NewOrder): Promise<Order> {
     const inst = this.inst(this.exchangeSymbolOf(o.symbol));
     const route = orderRoute(BINANCE_CAPABILITIES, 'binance', o.type);
-    const limit = o.type === 'LIMIT' || o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
-    const tif: Params = limit ? [['timeInForce', o.postOnly ? 'GTX' : o.timeInForce]] : [];
-    const price: Params = limit && o.price ? [['price', o.price]] : [];
-    const reduceOnly: Params = o.reduceOnly ? [['reduceOnly', 'true']] : [];
     if (route.path === BINANCE_ALGO_PATH) {
+      const limit = o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
+      const tif: Params = limit ? [['timeInForce', o.postOnly ? 'GTX' : o.timeInForce]] : [];
+      const price: Params = limit && o.price ? [['price', o.price]] : [];
+      const reduceOnly: Params = o.reduceOnly ? [['reduceOnly', 'true']] : [];
       const params: Params = [
         ['algoType', 'CONDITIONAL'],
         ['symbol', inst.exchangeSymbol],
@@ -122,18 +122,48 @@ export class BinanceTrading extends SignedConnector implements TradingConnector 
       ];
       return this.algo((await this.call('POST', route.path, params)) as Json);
     }
-    const params: Params = [
-      ['symbol', inst.exchangeSymbol],
+    return this.order((await this.call('POST', route.path, this.plainParams(o))) as Json);
+  }
+
+  /** A plain order's parameters, in the fixtures' order (also one item of `batchOrders`). */
+  private plainParams(o: NewOrder): Params {
+    const route = orderRoute(BINANCE_CAPABILITIES, 'binance', o.type);
+    const limit = o.type === 'LIMIT';
+    return [
+      ['symbol', this.inst(this.exchangeSymbolOf(o.symbol)).exchangeSymbol],
       ['side', o.side],
       ['type', route.wire],
-      ...tif,
+      ...(limit ? ([['timeInForce', o.postOnly ? 'GTX' : o.timeInForce]] as Params) : []),
       ['quantity', o.qty],
-      ...price,
-      ...reduceOnly,
+      ...(limit && o.price ? ([['price', o.price]] as Params) : []),
+      ...(o.reduceOnly ? ([['reduceOnly', 'true']] as Params) : []),
       ['newClientOrderId', o.clientOrderId],
       ['newOrderRespType', 'RESULT'],
     ];
-    return this.order((await this.call('POST', route.path, params)) as Json);
+  }
+
+  /**
+   * Plain orders five to a `POST /fapi/v1/batchOrders` (`batchOrders`: a JSON list of /fapi/v1/order's
+   * parameters, each answered in order as that order or its `{ code, msg }`); stops and take-profits one
+   * `algoOrder` call each (the algo service has no batch). Every call at once.
+   */
+  placeOrders(orders: readonly NewOrder[]): Promise<PlaceResult[]> {
+    const at = BINANCE_CAPABILITIES.batch.placeAt!;
+    return inBatches(orders, {
+      exchange: 'binance',
+      max: BINANCE_CAPABILITIES.batch.place,
+      batchable: (o) => batchTakes(BINANCE_CAPABILITIES, o.type),
+      single: (o) => this.place(o),
+      batch: async (list) => {
+        const items = list.map((o) => Object.fromEntries(this.plainParams(o)));
+        const answers = (await this.call('POST', at.path, [['batchOrders', JSON.stringify(items)]])) as unknown[];
+        return list.map((_, i): PlaceResult => {
+          const a = asJson(answers[i]);
+          if (a.orderId !== undefined) return { ok: true, order: this.order(a) };
+          return { ok: false, error: this.client.refusal(String(a.code ?? ''), typeof a.msg === 'string' ? a.msg : 'refused in the batch') };
+        });
+      },
+    });
   }
 
   /** Orders name the product symbol; Binance's own symbol is the same (exchange-info: `symbol` = `exchangeSymbol`). */

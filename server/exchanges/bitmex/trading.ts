@@ -1,10 +1,10 @@
 import { dec, div, str } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
-import { orderRoute } from '../descriptor';
+import { batchTakes, orderRoute } from '../descriptor';
 import { SignedConnector, type Json, type Method, type Params } from '../signed-request';
 import { ExchangeUnreachableError, parseJson } from '../transport';
-import { contractPosition, isoTime, joinId, leverageText, priceOrNull, splitId, TradeRefusedError, UNTAGGED } from '../trading';
-import type { NewOrder, OrderChange, Page, TradingConnector, TradingInstrument } from '../trading';
+import { contractPosition, inBatches, isoTime, joinId, leverageText, priceOrNull, splitId, TradeRefusedError, UNTAGGED } from '../trading';
+import type { NewOrder, OrderChange, Page, PlaceResult, TradingConnector, TradingInstrument } from '../trading';
 import { BITMEX_CAPABILITIES } from './capabilities';
 import { BITMEX_ORDER_GONE } from './errors';
 import { bitmexProtocol } from './protocol';
@@ -125,6 +125,59 @@ export class BitmexTrading extends SignedConnector implements TradingConnector {
   }
 
   async place(o: NewOrder): Promise<Order> {
+    const route = orderRoute(BITMEX_CAPABILITIES, 'bitmex', o.type);
+    return this.mapOrder((await this.client.send({ method: 'POST', path: route.path, body: this.orderText(o) })) as Json);
+  }
+
+  /**
+   * Orders ten to a `POST /order/bulk` (`{"orders":[…]}`, every type; the answer is the orders, a refused
+   * one `Rejected` with its `text`), one call per symbol. BitMEX refuses a bulk as a whole (HTTP 400 with one
+   * message): each of its orders is then looked up by client id (at once), the first not found is the one
+   * refused, and any found placed is answered as placed so the caller can undo it.
+   */
+  placeOrders(orders: readonly NewOrder[]): Promise<PlaceResult[]> {
+    const caps = BITMEX_CAPABILITIES.batch;
+    return inBatches(orders, {
+      exchange: 'bitmex',
+      max: caps.place,
+      batchable: (o) => batchTakes(BITMEX_CAPABILITIES, o.type),
+      group: (o) => o.symbol,
+      single: (o) => this.place(o),
+      batch: async (list) => {
+        const body = `{"orders":[${list.map((o) => this.orderText(o)).join(',')}]}`;
+        let rows: Json[];
+        try {
+          rows = (await this.client.send({ method: 'POST', path: caps.placeAt!.path, body })) as Json[];
+        } catch (err) {
+          if (!(err instanceof TradeRefusedError) || err.status === 429) throw err;
+          return this.afterRefusedBulk(list, err);
+        }
+        return list.map((o, i): PlaceResult => {
+          const row = rows.find((r) => r.clOrdID === o.clientOrderId) ?? rows[i];
+          if (!row) return { ok: false, error: new ExchangeUnreachableError('bitmex', `the bulk answered without ${o.clientOrderId}`) };
+          if (row.ordStatus === 'Rejected') return { ok: false, error: this.client.refusal('400', String(row.text ?? 'Rejected')) };
+          return { ok: true, order: this.mapOrder(row) };
+        });
+      },
+    });
+  }
+
+  /** A refused bulk's orders as the exchange has them: placed (found open or done), or refused with the bulk's refusal. */
+  private afterRefusedBulk(list: readonly NewOrder[], refusal: TradeRefusedError): Promise<PlaceResult[]> {
+    return Promise.all(
+      list.map(async (o): Promise<PlaceResult> => {
+        try {
+          const found = await this.orderByClientId(this.inst(o.symbol), o.clientOrderId);
+          return found && found.status !== 'REJECTED' ? { ok: true, order: found } : { ok: false, error: refusal };
+        } catch (err) {
+          return { ok: false, error: err };
+        }
+      }),
+    );
+  }
+
+  /** One order as BitMEX's exact JSON (prices as their decimal text): `POST /order`'s body, one item of `order/bulk`. */
+  private orderText(o: NewOrder): string {
     const inst = this.inst(o.symbol);
     const route = orderRoute(BITMEX_CAPABILITIES, 'bitmex', o.type);
     const exec = [
@@ -133,7 +186,7 @@ export class BitmexTrading extends SignedConnector implements TradingConnector {
       ...(o.postOnly ? ['ParticipateDoNotInitiate'] : []),
     ].join(',');
     const priced = o.type === 'LIMIT' || o.type === 'STOP_LIMIT' || o.type === 'TAKE_PROFIT';
-    const body = exactJson([
+    return exactJson([
       ['symbol', inst.exchangeSymbol],
       ['side', o.side === 'BUY' ? 'Buy' : 'Sell'],
       ['orderQty', { num: o.qty }],
@@ -144,7 +197,6 @@ export class BitmexTrading extends SignedConnector implements TradingConnector {
       ...(o.timeInForce !== 'GTC' ? ([['timeInForce', TIF_TO[o.timeInForce]]] as const) : []),
       ['clOrdID', o.clientOrderId],
     ]);
-    return this.mapOrder((await this.client.send({ method: 'POST', path: route.path, body })) as Json);
   }
 
   async amend(_inst: TradingInstrument, id: string, change: OrderChange): Promise<Order> {

@@ -30,7 +30,9 @@ export const bybitProtocol: ExchangeProtocol = {
   read(res, json) {
     const j = asJson(json);
     const code = typeof j.retCode === 'number' ? j.retCode : res.status >= 400 ? res.status : 0;
-    if (code === 0 && res.status < 400) return { ok: true, data: j.result ?? {} };
+    // A batch's per-item codes (`retExtInfo.list`) sit beside `result`: kept with it, as `result.retExtInfo`.
+    const ext = asJson(j.retExtInfo);
+    if (code === 0 && res.status < 400) return { ok: true, data: Array.isArray(ext.list) ? { ...asJson(j.result), retExtInfo: ext } : (j.result ?? {}) };
     return { ok: false, code: String(code), message: typeof j.retMsg === 'string' ? j.retMsg : `HTTP ${res.status}` };
   },
   errors: BYBIT_ERRORS,

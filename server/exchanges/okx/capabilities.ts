@@ -14,6 +14,8 @@ export const OKX_CAPABILITIES = capabilities({
   amend: { plain: 'in-place', conditional: 'replace' },
   // No cancel-all of a symbol: each open order (and algo) is cancelled in turn.
   cancelAll: 'each-order',
+  // `POST batch-orders`: at most 20 plain orders; `order-algo` has no batch, so stops and take-profits go one call each (at once).
+  placeBatch: { path: '/api/v5/trade/batch-orders', takes: '/api/v5/trade/order', max: 20 },
   // The mode is each order's `tdMode`: the terminal keeps the one last set per symbol for the key.
   marginModeScope: 'order',
 });

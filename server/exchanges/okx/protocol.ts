@@ -33,7 +33,8 @@ export const okxProtocol: ExchangeProtocol = {
     const code = String(j.code ?? (res.status >= 400 ? res.status : '0'));
     if (code === '0' && res.status < 400) return { ok: true, data };
     const item = data.find((d) => d.sCode !== undefined && String(d.sCode) !== '0');
-    if (item) return { ok: false, code: String(item.sCode), message: String(item.sMsg ?? j.msg) };
+    // A batch's items (all or some failed: code "1" / "2") go along for `sendBatch`.
+    if (item) return { ok: false, code: String(item.sCode), message: String(item.sMsg ?? j.msg), items: data };
     return { ok: false, code, message: String(j.msg ?? `HTTP ${res.status}`) };
   },
   errors: OKX_ERRORS,

@@ -1,10 +1,10 @@
 import { dec, mul, str } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
-import { orderRoute, type OrderRoute } from '../descriptor';
+import { batchTakes, orderRoute, type OrderRoute } from '../descriptor';
 import { publicGet, SignedConnector, type Json, type Params } from '../signed-request';
 import { ExchangeUnreachableError } from '../transport';
-import { contractPosition, isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, splitId, TradeRefusedError, UNTAGGED } from '../trading';
-import type { NewOrder, OrderChange, Page, TradingConnector, TradingInstrument } from '../trading';
+import { contractPosition, inBatches, isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, settled, splitId, TradeRefusedError, UNTAGGED } from '../trading';
+import type { NewOrder, OrderChange, Page, PlaceResult, TradingConnector, TradingInstrument } from '../trading';
 import { OKX_ALGO_PATH, OKX_CAPABILITIES } from './capabilities';
 import { okxProtocol } from './protocol';
 
@@ -148,21 +148,61 @@ export class OkxTrading extends SignedConnector implements TradingConnector {
   }
 
   async place(o: NewOrder): Promise<Order> {
-    const inst = this.inst(o.symbol);
+    return this.placeIn(o, await this.tdMode(this.inst(o.symbol)));
+  }
+
+  /** One order in a known margin mode: `order` (read back by its id) or, for stops and targets, `order-algo`. */
+  private async placeIn(o: NewOrder, tdMode: string): Promise<Order> {
     const route = orderRoute(OKX_CAPABILITIES, 'okx', o.type);
-    const base = { instId: inst.exchangeSymbol, tdMode: await this.tdMode(inst), side: o.side === 'BUY' ? 'buy' : 'sell', posSide: 'net' };
-    if (route.path === OKX_ALGO_PATH) return this.placeAlgo(o, route, base);
+    if (route.path === OKX_ALGO_PATH) return this.placeAlgo(o, route, this.orderBase(o, tdMode));
+    const [ack] = await this.call('POST', route.path, this.plainBody(o, tdMode));
+    return this.fetchOrder(this.inst(o.symbol), [['ordId', String(ack?.ordId)]]);
+  }
+
+  private orderBase(o: NewOrder, tdMode: string): Json {
+    return { instId: this.inst(o.symbol).exchangeSymbol, tdMode, side: o.side === 'BUY' ? 'buy' : 'sell', posSide: 'net' };
+  }
+
+  /** A plain order's body (also one item of `batch-orders`). */
+  private plainBody(o: NewOrder, tdMode: string): Json {
+    const route = orderRoute(OKX_CAPABILITIES, 'okx', o.type);
     const ordType = o.type === 'MARKET' ? route.wire : o.postOnly ? 'post_only' : o.timeInForce === 'IOC' ? 'ioc' : o.timeInForce === 'FOK' ? 'fok' : route.wire;
-    const body: Json = {
-      ...base,
+    return {
+      ...this.orderBase(o, tdMode),
       ordType,
       ...(o.type === 'LIMIT' && o.price ? { px: o.price } : {}),
       sz: o.qty,
       ...(o.reduceOnly ? { reduceOnly: true } : {}),
       clOrdId: o.clientOrderId,
     };
-    const [ack] = await this.call('POST', route.path, body);
-    return this.fetchOrder(inst, [['ordId', String(ack?.ordId)]]);
+  }
+
+  /**
+   * Plain orders twenty to a `POST batch-orders` (a JSON list of `order` bodies; each item's `sCode` / `sMsg`,
+   * the envelope "1" / "2" when all / some failed), read back at once; stops and targets one `order-algo`
+   * call each (it has no batch). The margin mode is looked up once per symbol, before any of them goes.
+   */
+  async placeOrders(orders: readonly NewOrder[]): Promise<PlaceResult[]> {
+    const symbols = [...new Set(orders.map((o) => o.symbol))];
+    const modes = new Map(await Promise.all(symbols.map(async (s) => [s, await this.tdMode(this.inst(s))] as const)));
+    const modeOf = (o: NewOrder) => modes.get(o.symbol) ?? 'cross';
+    return inBatches(orders, {
+      exchange: 'okx',
+      max: OKX_CAPABILITIES.batch.place,
+      batchable: (o) => batchTakes(OKX_CAPABILITIES, o.type),
+      single: (o) => this.placeIn(o, modeOf(o)),
+      batch: async (list) => {
+        const items = (await this.client.sendBatch({ method: 'POST', path: OKX_CAPABILITIES.batch.placeAt!.path, body: list.map((o) => this.plainBody(o, modeOf(o))) })) as Json[];
+        return Promise.all(
+          list.map((o, i): Promise<PlaceResult> => {
+            const item = items[i] ?? {};
+            const code = String(item.sCode ?? '');
+            if (code !== '0' || !item.ordId) return Promise.resolve({ ok: false, error: this.client.refusal(code, String(item.sMsg ?? 'refused in the batch')) });
+            return settled(this.fetchOrder(this.inst(o.symbol), [['ordId', String(item.ordId)]]));
+          }),
+        );
+      },
+    });
   }
 
   /** A stop or take-profit: reduce-only as `conditional` (sl / tp legs), else a `trigger` order; last-price triggers. */

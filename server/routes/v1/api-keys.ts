@@ -10,6 +10,7 @@ import {
   patchApiKeyBodySchema,
   simCredentialsBodySchema,
   simCredentialsSchema,
+  unlockApiKeyBodySchema,
 } from '../../../src/api/contracts/api-keys';
 import { errorResponseSchema, idParamSchema } from '../../../src/api/contracts/common';
 import { transactionsPageSchema, transactionsQuerySchema } from '../../../src/api/contracts/funded-users';
@@ -135,24 +136,52 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
       toApiKeyDto(await verifyApiKey(app.db, opts.validator, app.keyPasswordLimiter, currentUser(req).id, req.params.id, req.headers[KEY_PASSWORD_HEADER])),
   );
 
-  // Unlocking in a trading panel (issue 22): the password is checked before the panels trade with it,
-  // so a wrong one keeps the unlock form (and counts against the guessing limits like any other).
+  // Unlocking in a trading panel (issues 22, 25): the password is checked before the panels trade with
+  // it, so a wrong one keeps the unlock form (and counts against the guessing limits like any other);
+  // a right one keeps the key unlocked for this sign-in, so its trading calls skip the derivation.
   app.post(
     '/:id/unlock',
     {
       onRequest: app.requireUser,
       schema: {
         tags: ['api-keys'],
-        summary: `Check that the key password (in ${KEY_PASSWORD_HEADER}) opens the key: 204, or 403 'Wrong key password'; 429 with Retry-After past the guessing limits`,
+        summary:
+          `Unlock the key for this sign-in with its key password (in ${KEY_PASSWORD_HEADER}): 204, or 403 'Wrong key password'; 429 with Retry-After past the guessing limits. ` +
+          `Trading calls of this sign-in then need no password until it is locked, unused for ${humanDuration(app.config.KEY_UNLOCK_IDLE_MS)}, or older than ` +
+          `${humanDuration(app.config.KEY_UNLOCK_MAX_MS)} (${humanDuration(app.config.KEY_UNLOCK_REMEMBERED_MAX_MS)} with remember: true)`,
         security,
         params: idParamSchema,
         headers: keyPasswordHeadersSchema,
+        body: unlockApiKeyBodySchema,
         response: { 204: z.null(), ...scryptErrors, ...errors },
       },
     },
     async (req, reply) => {
-      const row = await getApiKey(app.db, currentUser(req).id, req.params.id);
-      await openApiKey(app.keyPasswordLimiter, row, req.headers[KEY_PASSWORD_HEADER]);
+      const me = currentUser(req);
+      const row = await getApiKey(app.db, me.id, req.params.id);
+      const password = req.headers[KEY_PASSWORD_HEADER];
+      const creds = await openApiKey(app.keyPasswordLimiter, row, password);
+      app.unlockCache.put({ sessionId: me.familyId, userId: me.id }, row.id, password, creds, req.body?.remember === true);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/:id/unlock',
+    {
+      onRequest: app.requireUser,
+      schema: {
+        tags: ['api-keys'],
+        summary: `Lock the key for this sign-in, on every instance: its trading calls need ${KEY_PASSWORD_HEADER} (or a new unlock) again`,
+        security,
+        params: idParamSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const me = currentUser(req);
+      const row = await getApiKey(app.db, me.id, req.params.id);
+      await app.events.publish('api-key.locked', { apiKeyId: row.id, userId: me.id, familyId: me.familyId });
       return reply.code(204).send(null);
     },
   );

@@ -207,7 +207,10 @@ describe.each(TEST_DRIVERS)('funded users: day ledger, daily loss lock and admin
     const other = await t.signInAs('user');
     const otherKey = await addKey(other, 'binance');
     expect(await limits(`/v1/trade/${otherKey.id}/limits`, other)).toEqual({ funded: false, dailyLossLimit: null, lossToday: '0', locked: false, lockedUntil: null, reason: null });
-    expect((await t.client.get(`/v1/trade/${otherKey.id}/limits`, { token: other.accessToken })).statusCode).toBe(400); // no key password
+    // The call above unlocked the key for that sign-in only: another sign-in without the key password is refused.
+    expect((await t.client.get(`/v1/trade/${otherKey.id}/limits`, { token: other.accessToken })).statusCode).toBe(200);
+    const again = (await t.client.post('/v1/auth/signin', { email: other.email, password: other.password })).json<{ accessToken: string }>();
+    expect((await t.client.get(`/v1/trade/${otherKey.id}/limits`, { token: again.accessToken })).statusCode).toBe(403);
     expect((await call(funded, 'GET', `/v1/trade/${otherKey.id}/limits`)).statusCode).toBe(404);
   });
 

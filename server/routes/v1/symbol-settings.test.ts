@@ -126,7 +126,10 @@ describe.each(TEST_DRIVERS)('/v1/trade/{apiKeyId}/symbol-settings on %s (simulat
       expect(wrong.statusCode).toBe(403);
       expect(wrong.json()).toEqual((await call(user, 'GET', `${base()}/balance`, undefined, 'not-the-password')).json());
       expect(wrong.json()).toMatchObject({ message: 'Wrong key password' });
-      expect((await t.client.get(url, { token: user.accessToken })).statusCode).toBe(400);
+      // The calls above unlocked the key for this sign-in; another sign-in without the password is refused.
+      expect((await t.client.get(url, { token: user.accessToken })).statusCode).toBe(200);
+      const again = (await t.client.post('/v1/auth/signin', { email: user.email, password: user.password })).json<{ accessToken: string }>();
+      expect((await t.client.get(url, { token: again.accessToken })).statusCode).toBe(403);
       expect((await call(other, 'GET', url)).statusCode).toBe(404);
       expect((await call(user, 'GET', `/v1/trade/${UUID0}/symbol-settings?symbol=${v.symbol}`)).statusCode).toBe(404);
 

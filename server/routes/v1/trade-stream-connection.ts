@@ -3,9 +3,10 @@ import type WebSocket from 'ws';
 import { streamClientMessageSchema, type StreamClientMessage, type StreamServerMessage } from '../../../src/api/contracts/trading';
 import { HttpError } from '../../lib/http-error';
 import { AUTH_REQUIRED, authenticateAccessToken, type AuthUser } from '../../plugins/authenticate';
-import { getApiKey, openApiKey } from '../../services/api-keys';
+import { getApiKey } from '../../services/api-keys';
 import type { StreamSubscriber } from '../../services/trading/account-stream';
 import type { TradeStreamHub } from '../../services/trading/stream-hub';
+import { openUnlocked } from '../../services/trading/unlock-cache';
 
 const AUTH_TIMEOUT_MS = 10_000;
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -150,7 +151,8 @@ export class TradeStreamConnection {
     const { app, hub } = this.deps;
     try {
       const key = await getApiKey(app.db, me.id, message.apiKeyId);
-      const creds = await openApiKey(app.keyPasswordLimiter, key, message.keyPassword);
+      const unlock = { limiter: app.keyPasswordLimiter, unlocks: app.unlockCache };
+      const creds = await openUnlocked(unlock, { sessionId: me.familyId, userId: me.id }, key, message.keyPassword);
       if (this.closed) return;
       this.keys.add(key.id);
       await hub.subscribe(key, creds, this.sub);

@@ -12,6 +12,8 @@ export const APP_EVENTS = {
   'api-key.deleted': z.object({ apiKeyId: id, userId: id }),
   /** The server no longer holds the key's credentials for managed brackets. */
   'api-key.custody-withdrawn': z.object({ apiKeyId: id, userId: id }),
+  /** One sign-in locked the key (`DELETE /v1/api-keys/{id}/unlock`): every instance forgets that unlock. */
+  'api-key.locked': z.object({ apiKeyId: id, userId: id, familyId: id }),
   /** One sign-in ended (sign-out, a refresh token reused): its live connections close. */
   'session.ended': z.object({ userId: id, familyId: id }),
   /** Every sign-in of the user ended but `keepFamilyId` (a password change): their live connections close. */

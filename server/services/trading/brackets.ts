@@ -1,11 +1,12 @@
 import { cmp, dec, isZero, str } from '../../../src/api/contracts/decimal';
 import { riskOf } from '../../../src/api/contracts/risk';
-import type { BracketBody, BracketResult, Order, OrderRole, PlannedLeg } from '../../../src/api/contracts/trading';
+import type { Balance, BracketBody, BracketResult, Order, OrderRole, PlannedLeg } from '../../../src/api/contracts/trading';
 import { isConditional, type TradingInstrument } from '../../exchanges/trading';
 import { badRequest, HttpError } from '../../lib/http-error';
 import { flattenId, legId, parseLeg, tagOrder } from './ids';
 import { UndoneError } from './idempotency';
 import type { LimitsCheck } from './limits';
+import { firstMissing, placeLegs } from './legs';
 import { placeReconciled, splitQty } from './orders';
 import { checkLegs, checkQty, type Leg } from './preflight';
 import type { TradeSession } from './session';
@@ -16,7 +17,8 @@ import type { TradeSession } from './session';
  * 1. **Plan**: every leg is built and checked against the instrument (tick, bounds, minimum value,
  *    price band, open-order caps), the market (the stop and targets on the right side) and the
  *    funded-user limits before anything is sent.
- * 2. **Place**: a market entry, then its stop and targets. A resting entry (limit, stop) alone: its
+ * 2. **Place**: a market entry with its stop and targets, in one round trip (`legs.ts`: the exchange's
+ *    batch endpoint, or concurrent calls). A resting entry (limit, stop) alone: its
  *    stop and targets are placed by the bracket's guard job the moment it fills (so a stop can never
  *    trigger and expire before its entry fills). Leg ids derive from the bracket id, itself derived
  *    from the request's client id: a retry finds its legs on the exchange instead of placing twice.
@@ -72,7 +74,8 @@ export async function planBracket(s: TradeSession, body: BracketBody, bracketId:
       throw badRequest(`Take-profit ${i + 1} would be ${tp.order.qty}, below the minimum size ${inst.minQty}`, { [`takeProfits.${i}.qtyPercent`]: `Too small: at least ${inst.minQty}` });
     }
   });
-  const [last, openOrders] = await Promise.all([s.run((c) => c.lastPrice(inst)), s.run((c) => c.openOrders(inst))]);
+  // One round trip for what the checks read (the balance only for the loss bound, but never in turn after the others).
+  const [last, openOrders, balance] = await Promise.all([s.run((c) => c.lastPrice(inst)), s.run((c) => c.openOrders(inst)), s.run((c) => c.balance())]);
   // The stop and targets are judged from the entry's price, or the last price for a market entry.
   const reference = body.entry.price ?? body.entry.triggerPrice ?? last;
   const long = body.side === 'BUY';
@@ -86,7 +89,7 @@ export async function planBracket(s: TradeSession, body: BracketBody, bracketId:
     }
   });
   checkLegs(inst, [plan.entry, plan.stop, ...plan.takeProfits], { last, openOrders }, 'takeProfits');
-  await checkRiskAgainstBalance(s, inst, body.qty, reference, body.stopLoss.triggerPrice);
+  checkRiskAgainstBalance(balance, inst, body.qty, reference, body.stopLoss.triggerPrice);
   await limits.order(s, { inst, side: body.side, qty: body.qty, price: reference, stop: body.stopLoss.triggerPrice, reduceOnly: false });
   return plan;
 }
@@ -99,8 +102,7 @@ const coinOf = (c: string) => c.toUpperCase().replace(/^XBT$/, 'BTC');
  * holds in the currency it is margined in is refused (422 at the size) — the mark of a size computed in
  * the wrong unit (a USDT amount read as BTC), never of a trade anyone meant.
  */
-async function checkRiskAgainstBalance(s: TradeSession, inst: TradingInstrument, qty: string, entry: string, stop: string): Promise<void> {
-  const balance = await s.run((c) => c.balance());
+function checkRiskAgainstBalance(balance: Balance, inst: TradingInstrument, qty: string, entry: string, stop: string): void {
   const currency = inst.category === 'inverse' ? inst.settle : inst.settle || inst.quote;
   const held =
     coinOf(balance.currency) === coinOf(currency) ? balance.total : (balance.assets.find((a) => coinOf(a.currency) === coinOf(currency))?.total ?? null);
@@ -126,47 +128,29 @@ export function plannedLegs(plan: BracketPlan): PlannedLeg[] {
   }));
 }
 
-const FINAL_UNFILLED = new Set(['CANCELED', 'REJECTED', 'EXPIRED']);
 const OPEN = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
 
 /**
- * Places one leg. `reconcile` (a retry of a request that may have placed some of its legs): the leg
- * is looked up by its client id first and answered as found. A leg found cancelled means the first
- * request was undone: nothing is placed again under the same id.
+ * Places the bracket's legs in one round trip (a resting entry alone); a refused leg undoes the rest (see
+ * the top). A market entry goes with its stop and targets, not before them: every exchange takes a
+ * reduce-only stop or take-profit without a position (checked when it triggers), and the stop is on the
+ * right side of the market (planned), so it cannot fire before the entry fills. A stop refused beside a
+ * filled entry is the same case as a stop refused after it: the entry is closed at market.
  */
-export async function placeLeg(s: TradeSession, inst: TradingInstrument, leg: Leg, reconcile: boolean): Promise<Order> {
-  if (reconcile) {
-    const found = await s.run((c) => c.orderByClientId(inst, leg.order.clientOrderId, isConditional(leg.order.type)));
-    if (found) {
-      if (FINAL_UNFILLED.has(found.status) && isZero(dec(found.filledQty))) {
-        throw new UndoneError(422, `This request was refused and undone before (${leg.name.toLowerCase()} is ${found.status.toLowerCase()}); nothing of it is live: send it again with a new client id`);
-      }
-      return tagOrder(found);
-    }
-  }
-  return placeReconciled(s, leg.order);
-}
-
-/** Places the bracket's legs (a resting entry alone); a refused leg undoes the rest (see the top). */
 export async function placeBracket(s: TradeSession, plan: BracketPlan, reconcile: boolean): Promise<Omit<BracketResult, 'managed'>> {
   const { inst } = plan;
   if (reconcile && (await s.run((c) => c.orderByClientId(inst, flattenId(plan.bracketId), false)))) {
     throw new UndoneError(422, 'This bracket was refused and undone before (what its entry filled was closed at market); nothing of it is live: send it again with a new client id');
   }
-  const attempted: Array<{ leg: Leg; order: Order | null }> = [];
   const legs = plan.resting ? [plan.entry] : [plan.entry, plan.stop, ...plan.takeProfits];
-  for (const leg of legs) {
-    const slot: { leg: Leg; order: Order | null } = { leg, order: null };
-    attempted.push(slot);
-    try {
-      slot.order = await placeLeg(s, inst, leg, reconcile);
-    } catch (err) {
-      // Refused (4xx): the exchange did not take it; anything else may have reached it.
-      if (err instanceof HttpError && err.status < 500) attempted.pop();
-      return rollback(s, plan, attempted, leg, err);
-    }
+  const outcomes = await placeLegs(s, inst, legs, reconcile);
+  const failed = firstMissing(outcomes);
+  if (failed) {
+    // Refused: the exchange did not take it; unknown: it may have reached it (looked up when undoing).
+    const attempted = outcomes.flatMap((o) => (o.state === 'refused' ? [] : [{ leg: o.leg, order: o.state === 'placed' ? o.order : null }]));
+    return rollback(s, plan, attempted, failed.leg, failed.error);
   }
-  const orders = attempted.map((a) => a.order!);
+  const orders = outcomes.flatMap((o) => (o.state === 'placed' ? [o.order] : []));
   return { bracketId: plan.bracketId, orders, planned: plan.resting ? plannedLegs(plan) : [] };
 }
 
@@ -235,9 +219,9 @@ const reasonOf = (err: unknown): string => (err instanceof Error ? err.message :
 
 /** Undoes what a refused bracket placed; throws the refusal when nothing is live, else answers the 207 body. */
 async function rollback(s: TradeSession, plan: BracketPlan, attempted: Array<{ leg: Leg; order: Order | null }>, failed: Leg, cause: unknown): Promise<Omit<BracketResult, 'managed'>> {
-  const outcomes: Array<{ leg: Leg; outcome: Outcome }> = [];
-  // Protective legs first (newest first), so the entry's flattening never meets a live stop.
-  for (const a of attempted.filter((x) => x.leg !== plan.entry).reverse()) outcomes.push({ leg: a.leg, outcome: await withdraw(s, plan.inst, a) });
+  // Protective legs first (all at once), so the entry's flattening never meets a live stop.
+  const protective = attempted.filter((x) => x.leg !== plan.entry);
+  const outcomes = await Promise.all(protective.map(async (a) => ({ leg: a.leg, outcome: await withdraw(s, plan.inst, a) })));
   const entry = attempted.find((x) => x.leg === plan.entry);
   if (entry) outcomes.push({ leg: entry.leg, outcome: await undoEntry(s, plan, entry) });
   const notes = outcomes.map((o) => o.outcome.note).filter(Boolean);

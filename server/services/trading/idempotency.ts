@@ -83,6 +83,37 @@ const replay = <T, S extends 200 | 201 | 207>(status: number, response: unknown)
   return { status: status as S, body: response as T };
 };
 
+/** How often a process sweeps old answers (issue 25 §1: not a query on every order's path). */
+const SWEEP_EVERY_MS = 60_000;
+let nextSweepAt = 0;
+
+/**
+ * Answers older than KEEP_HOURS are dropped a few at a time by the requests themselves: at most once a
+ * minute per process, beside the request rather than before it (a failed sweep is tried again next time).
+ */
+function sweepOldAnswers(db: Db): void {
+  const now = Date.now();
+  if (now < nextSweepAt) return;
+  nextSweepAt = now + SWEEP_EVERY_MS;
+  db.delete(tradeRequests)
+    .where(
+      inArray(
+        tradeRequests.id,
+        db
+          .select({ id: tradeRequests.id })
+          .from(tradeRequests)
+          .where(lt(tradeRequests.createdAt, sql`now() - ${KEEP_HOURS} * interval '1 hour'`))
+          .limit(50),
+      ),
+    )
+    .then(
+      () => undefined,
+      () => {
+        nextSweepAt = 0;
+      },
+    );
+}
+
 /**
  * Runs `run` once per (API key, client id). `clientId` absent: runs it every time (no key was given).
  * `field` names the request's idempotency field in a refusal (`clientOrderId`, or the header).
@@ -97,17 +128,7 @@ export async function idempotent<T, S extends 200 | 201 | 207>(
   if (!clientId) return run(false);
   const hash = requestHash(request.route, request.body);
 
-  // Answers older than a day are dropped a few at a time by the requests themselves.
-  await db.delete(tradeRequests).where(
-    inArray(
-      tradeRequests.id,
-      db
-        .select({ id: tradeRequests.id })
-        .from(tradeRequests)
-        .where(lt(tradeRequests.createdAt, sql`now() - ${KEEP_HOURS} * interval '1 hour'`))
-        .limit(50),
-    ),
-  );
+  sweepOldAnswers(db);
 
   const [mine] = await db
     .insert(tradeRequests)

@@ -5,6 +5,7 @@ import { badRequest, HttpError } from '../../lib/http-error';
 import { ladderIdFor, ladderLegId, newClientOrderId, tagOrder } from './ids';
 import { UndoneError } from './idempotency';
 import type { LimitsCheck } from './limits';
+import { firstMissing, placeLegs } from './legs';
 import { checkLegs, checkPrice, checkQty, type Leg } from './preflight';
 import type { TradeSession } from './session';
 
@@ -113,15 +114,11 @@ export async function placeLadder(s: TradeSession, body: LadderBody, limits: Lim
   const from = dec(body.from);
   const worst = body.side === 'BUY' ? (cmp(from, dec(body.to)) > 0 ? body.from : body.to) : cmp(from, dec(body.to)) < 0 ? body.from : body.to;
   await limits.order(s, { inst, side: body.side, qty: body.qty, price: worst, stop: null, reduceOnly: body.reduceOnly });
-  const placed: Order[] = [];
-  for (const leg of legs) {
-    try {
-      const found = reconcile ? await alreadyPlaced(s, inst, leg.order) : null;
-      placed.push(found ?? (await placeReconciled(s, leg.order)));
-    } catch (err) {
-      return undoLadder(s, inst, body, `${ladderId}X`, placed, leg, err);
-    }
-  }
+  // Every rung at once, in batches where the exchange has them (legs.ts).
+  const outcomes = await placeLegs(s, inst, legs, reconcile);
+  const placed = outcomes.flatMap((o) => (o.state === 'placed' ? [o.order] : []));
+  const failed = firstMissing(outcomes);
+  if (failed) return undoLadder(s, inst, body, `${ladderId}X`, placed, failed.leg, failed.error);
   return placed;
 }
 
@@ -163,16 +160,21 @@ async function undoLadder(s: TradeSession, inst: TradingInstrument, body: Ladder
   const status = cause instanceof HttpError ? cause.status : 500;
   const live: Order[] = [];
   let filled = ZERO;
-  for (const o of [...placed].reverse()) {
-    let now: Order | null;
-    try {
-      now = tagOrder(await s.run((c) => c.cancel(inst, o.id)));
-    } catch {
-      // Gone already (filled in full) is not live; open and not cancellable is.
-      now = await s.run((c) => c.orderByClientId(inst, o.clientOrderId ?? '', false)).catch(() => o);
-      if (now && (now.status === 'NEW' || now.status === 'PARTIALLY_FILLED')) live.push(now);
-    }
-    if (now) filled = add(filled, dec(now.filledQty));
+  // All cancelled at once; what each had filled is counted once they are all done.
+  const after = await Promise.all(
+    placed.map(async (o): Promise<{ now: Order | null; live: boolean }> => {
+      try {
+        return { now: tagOrder(await s.run((c) => c.cancel(inst, o.id))), live: false };
+      } catch {
+        // Gone already (filled in full) is not live; open and not cancellable is.
+        const now = await s.run((c) => c.orderByClientId(inst, o.clientOrderId ?? '', false)).catch(() => o);
+        return { now, live: now !== null && (now.status === 'NEW' || now.status === 'PARTIALLY_FILLED') };
+      }
+    }),
+  );
+  for (const a of after) {
+    if (a.live && a.now) live.push(a.now);
+    if (a.now) filled = add(filled, dec(a.now.filledQty));
   }
   const notes = [placed.length ? `the ${placed.length} orders placed before it were cancelled${live.length ? ` (${live.length} could not be)` : ''}` : 'nothing had been placed'];
   let position = false;

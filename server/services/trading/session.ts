@@ -6,16 +6,18 @@ import { TradeRefusedError, type TradingConnector, type TradingInstrument } from
 import { ExchangeRejectedError, ExchangeUnreachableError, type ExchangeCredentials } from '../../exchanges/transport';
 import { badRequest, HttpError } from '../../lib/http-error';
 import { RetryLaterError } from '../../lib/retry-later';
-import { getApiKey, openApiKey } from '../api-keys';
+import { getApiKey } from '../api-keys';
 import type { ExchangeInfoService } from '../exchange-info';
 import type { KeyPasswordLimiter } from '../key-password-limit';
 import { tradingInstrument, type TradingConnectors } from './connect';
 import { tagOrder } from './ids';
 import { recordSeenFills, xbtUsdOf } from './record';
+import { openUnlocked, type UnlockCache, type UnlockSession } from './unlock-cache';
 
 /**
- * One trading call's view of a stored key (DESIGN §3.2): the owner's key, opened with the key password
- * for this call only, its exchange's connector and instrument list. Errors of the exchange become the
+ * One trading call's view of a stored key (DESIGN §3.2): the owner's key — the session's unlock of it
+ * (unlock-cache.ts), or opened with the call's key password (then kept as the session's unlock) —, its
+ * exchange's connector and instrument list. Errors of the exchange become the
  * API's: 422 naming the field (refused), 404 (unknown order), 429 (rate limit), 502/504 (down, slow).
  */
 export interface TradeSession {
@@ -37,11 +39,17 @@ export interface TradeSessionDeps {
   connectors: TradingConnectors;
   exchangeInfo: ExchangeInfoService;
   limiter: KeyPasswordLimiter;
+  unlocks: UnlockCache;
 }
 
-export async function openTradeSession(deps: TradeSessionDeps, ownerId: string, apiKeyId: string, keyPassword: string): Promise<TradeSession> {
+/** Who calls and with what: the sign-in (its unlocks) and the `X-Key-Password` header when sent. */
+export interface TradeCaller extends UnlockSession {
+  keyPassword: string | undefined;
+}
+
+export async function openTradeSession(deps: TradeSessionDeps, ownerId: string, apiKeyId: string, caller: TradeCaller): Promise<TradeSession> {
   const key = await getApiKey(deps.db, ownerId, apiKeyId);
-  const creds = await openApiKey(deps.limiter, key, keyPassword);
+  const creds = await openUnlocked(deps, caller, key, caller.keyPassword);
   const list = (await deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
   const bySymbol = new Map<string, TradingInstrument>();
   for (const i of list) {

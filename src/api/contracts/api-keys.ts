@@ -90,6 +90,20 @@ export const keyPasswordHeadersSchema = z.object({
 });
 
 /**
+ * The same header on trading calls (`/v1/trade/{apiKeyId}/…`), where it may be left out once the
+ * session unlocked the key (`POST /v1/api-keys/{id}/unlock`, DESIGN §3.2 "Unlocking"); sent anyway,
+ * it unlocks again when the unlock has ended.
+ */
+export const tradeKeyPasswordHeadersSchema = z.object({ [KEY_PASSWORD_HEADER]: keyPasswordHeadersSchema.shape[KEY_PASSWORD_HEADER].optional() });
+
+/**
+ * `POST /v1/api-keys/{id}/unlock`: `remember` is the user's "remember on this device", which bounds
+ * how long the server keeps the key unlocked for this sign-in (a shorter bound without it).
+ */
+export const unlockApiKeyBodySchema = z.object({ remember: z.boolean().optional() }).strict().nullish();
+export type UnlockApiKeyBody = z.infer<typeof unlockApiKeyBodySchema>;
+
+/**
  * `POST /v1/api-keys/sim-credentials` (simulator mode only): a new key the simulator minted
  * (server/sim/private/README.md): key `sim-<label>-<random>`, a random secret (and OKX passphrase)
  * shown only in this answer — the simulator keeps them sealed; `withdraw` puts "withdraw" in the

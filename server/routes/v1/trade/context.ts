@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { KEY_PASSWORD_HEADER, keyPasswordHeadersSchema } from '../../../../src/api/contracts/api-keys';
+import { KEY_PASSWORD_HEADER, tradeKeyPasswordHeadersSchema } from '../../../../src/api/contracts/api-keys';
 import { errorResponseSchema } from '../../../../src/api/contracts/common';
 import type { FeatureFlagKey } from '../../../../src/api/contracts/feature-flags';
 import { apiKeyIdParamsSchema, orderIdParamsSchema, type Order } from '../../../../src/api/contracts/trading';
@@ -53,9 +53,11 @@ export function tradeRouteContext(app: TradeApp, opts: TradeRouteOptions) {
 
   const session = async (req: FastifyRequest): Promise<TradeSession> => {
     const owner = await ownerOf(req);
+    const me = currentUser(req);
     const { apiKeyId } = req.params as { apiKeyId: string };
-    const password = (req.headers as Record<string, string>)[KEY_PASSWORD_HEADER];
-    return openTradeSession(opts, owner, apiKeyId, password);
+    const keyPassword = (req.headers as Record<string, string | undefined>)[KEY_PASSWORD_HEADER];
+    // The caller's sign-in holds its unlocks (an admin's, for a funded user's key, are the admin's).
+    return openTradeSession(opts, owner, apiKeyId, { sessionId: me.familyId, userId: me.id, keyPassword });
   };
 
   const requireFlag = async (flag: FeatureFlagKey) => {
@@ -90,7 +92,7 @@ export function tradeRouteContext(app: TradeApp, opts: TradeRouteOptions) {
     }
   };
 
-  const headers = keyPasswordHeadersSchema;
+  const headers = tradeKeyPasswordHeadersSchema;
   const route = <T extends object>(summary: string, extra: T) => ({ onRequest: guard, schema: { tags, summary, security, headers, ...extra } });
 
   return { opts, guard, params, orderParams, ownerOf, session, requireFlag, openOrder, once, recordAfter, route };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { messageResponseSchema } from '../../../../src/api/contracts/common';
-import { keyPasswordHeadersSchema } from '../../../../src/api/contracts/api-keys';
+import { tradeKeyPasswordHeadersSchema } from '../../../../src/api/contracts/api-keys';
 import {
   amendOrderBodySchema,
   bracketBodySchema,
@@ -142,7 +142,7 @@ export function changeRoutes(app: TradeApp, { opts, params, orderParams, session
     route('Cancel every open order of a symbol (`Idempotency-Key`: a retry answers the first, cancelling nothing placed since)', {
       params,
       querystring: cancelAllQuerySchema,
-      headers: keyPasswordHeadersSchema.extend({ [IDEMPOTENCY_HEADER]: clientOrderIdSchema.optional() }),
+      headers: tradeKeyPasswordHeadersSchema.extend({ [IDEMPOTENCY_HEADER]: clientOrderIdSchema.optional() }),
       response: { 200: messageResponseSchema, ...errors },
     }),
     async (req) => {

@@ -24,10 +24,12 @@ const itemValues = (v: unknown): Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'object' && x !== null ? x : String(x)])) : {};
 
 /** Runs each item through the single-order handler, in order: its answer, or its `{ code, msg }`. */
-async function each(call: SignedCall, items: Array<Record<string, unknown>>, handler: (c: SignedCall) => Promise<unknown>): Promise<unknown[]> {
+async function each(call: SignedCall, items: Array<Record<string, unknown>>, handler: (c: SignedCall) => Promise<unknown>, refusable = false): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const values of items) {
     try {
+      // A test's injected refusal (`_control/faults` `refuse`) names this item: the fault answer's own error.
+      if (refusable && call.venue.faults.refuses('binance', JSON.stringify(values))) throw new BinanceError(-4016, "Limit price can't be higher than the maximum price.");
       out.push(await handler({ ...call, params: call.params.child(values) }));
     } catch (err) {
       if (!(err instanceof VenueError)) throw err;
@@ -41,7 +43,7 @@ async function each(call: SignedCall, items: Array<Record<string, unknown>>, han
 async function placeBatch(call: SignedCall) {
   const list = arrayParam(call, 'batchOrders', 5);
   if (!list) throw mandatory('batchOrders');
-  return each(call, list.map(itemValues), placeOrder);
+  return each(call, list.map(itemValues), placeOrder, true);
 }
 
 /** PUT /fapi/v1/batchOrders: up to 5 modifications (each as PUT /fapi/v1/order). */

@@ -128,17 +128,21 @@ function bulkOf(p: Params): Params[] {
  */
 async function placeBulk({ venue, params: p, runtime, engine, account }: SignedCall) {
   const { tag, accountNo } = ids(venue, account);
-  const placements = bulkOf(p).map((one) => placementOf(venue, one));
+  const orders = bulkOf(p);
+  const placements = orders.map((one) => placementOf(venue, one));
+  // A test's injected refusal (`_control/faults` `refuse`) naming an order refuses the bulk there, as a refusal by the engine does.
+  const faulty = orders.map((one) => venue.faults.refuses('bitmex', one.opt('clOrdID') ?? ''));
   const r = await runtime.run(account, (id, at) => {
     const done = [];
-    for (const x of placements) {
+    for (const [i, x] of placements.entries()) {
+      if (faulty[i]) return { ok: false as const, fault: true as const };
       const one = engine.place(id, x.request(engine, id), at);
       if (!one.ok) return { ok: false as const, refusal: one.refusal };
       done.push(one.value);
     }
     return { ok: true as const, done };
   });
-  if (!r.ok) throw refusalError(r.refusal);
+  if (!r.ok) throw 'fault' in r ? new BitmexError(400, 'Invalid price: above the maximum price', 'ValidationError') : refusalError(r.refusal);
   return r.done.map((o) => orderJson(engine.instrument(o.symbol)!, tag, o, String(accountNo)));
 }
 

@@ -161,6 +161,8 @@ function batch(one: (call: SignedCall) => Promise<OrderRecord>, created: boolean
       const params = p.child({ ...(typeof item === 'object' && item !== null ? item : {}), category });
       const given = { category, symbol: params.opt('symbol') ?? '', orderLinkId: typeof params.raw('orderLinkId') === 'string' ? (params.raw('orderLinkId') as string) : '' };
       try {
+        // A test's injected refusal (`_control/faults` `refuse`) names this item: the fault answer's own error.
+        if (created && call.venue.faults.refuses('bybit', JSON.stringify(item))) throw new BybitError(110003, 'Order price is out of permissible range');
         const o = await one({ ...call, params });
         list.push({ category, symbol: o.symbol, ...ack(account, o), ...(created ? { createAt: String(o.createdAt) } : {}) });
         ext.push({ code: 0, msg: 'OK' });

@@ -71,13 +71,15 @@ async function placeOne(call: SignedCall, p: Params) {
  * run through the single-order handler in order and answered on its own — `code` "0" all succeeded,
  * "1" all failed, "2" some failed, `data` one result per item (a failure's sCode / sMsg in its place).
  */
-function batchOf(one: (call: SignedCall) => Promise<Item>, idsOf: (p: Params) => Item) {
+function batchOf(one: (call: SignedCall) => Promise<Item>, idsOf: (p: Params) => Item, refusable = false) {
   return async (call: SignedCall) => {
     const { items, runtime } = call;
     if (items.length === 0 || items.length > 20) throw paramError('batch');
     const out: Item[] = [];
     for (const p of items) {
       try {
+        // A test's injected refusal (`_control/faults` `refuse`) names this item's client id: the fault answer's own error.
+        if (refusable && call.venue.faults.refuses('okx', p.opt('clOrdId') ?? '')) throw new OkxError('51006', 'Order price is not within the price limit');
         out.push(await one({ ...call, params: p }));
       } catch (err) {
         if (!(err instanceof OkxError)) throw err;
@@ -264,7 +266,7 @@ const orderIds = (p: Params): Item => ({ ordId: p.opt('ordId') ?? '', clOrdId: p
  */
 export const OKX_ORDER_ROUTES: RouteGroup = [
   { method: 'POST', url: '/api/v5/trade/order', trade: true, handler: async (call) => [await placeOne(call, call.params)] },
-  { method: 'POST', url: '/api/v5/trade/batch-orders', trade: true, handler: batchOf((call) => placeOne(call, call.params), placeIds) },
+  { method: 'POST', url: '/api/v5/trade/batch-orders', trade: true, handler: batchOf((call) => placeOne(call, call.params), placeIds, true) },
   { method: 'GET', url: '/api/v5/trade/order', handler: getOrder },
   { method: 'POST', url: '/api/v5/trade/amend-order', trade: true, handler: async (call) => [await amendOne(call)] },
   { method: 'POST', url: '/api/v5/trade/amend-batch-orders', trade: true, handler: batchOf(amendOne, (p) => ({ ...orderIds(p), reqId: p.opt('reqId') ?? '' })) },
