@@ -2,14 +2,17 @@ import { Emitter } from './core/emitter';
 import { InvalidationLevel } from './core/invalidate-mask';
 import { DEFAULT_DRAWING_COLOR, FIB_DEFAULTS, type Drawing, type DrawingPoint } from './drawings/records';
 import { CreateLineTool, CreateTwoPointTool } from './interaction/create-tools';
+import { isValidDraft, planOf, PositionTool, type PositionDraft, type PositionHost } from './interaction/position-tool';
 import type { ControllerHost, Region } from './interaction/dom-controller';
 import { SelectTool } from './interaction/select-tool';
-import type { Target, ToolHost, ToolMachine } from './interaction/tool';
+import type { Target, ToolMachine } from './interaction/tool';
 import { ChartModel } from './model/chart-model';
 import { shouldRequestHistory, showsHistoryLoading } from './model/history-prefetch';
-import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, PriceLine, TimeLine, Tool, ToolOptions, VisibleRange } from './types';
+import { revealRange } from './model/offscreen-lines';
+import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, OffscreenLine, PositionPlan, PositionToolOptions, PriceLine, TimeLine, Tool, ToolOptions, VisibleRange } from './types';
 
-const TOOL_PATH_PREFIX: Record<Tool, string> = { default: 'select', line: 'line', rectangle: 'rectangle', 'fib-retracement': 'fib-retracement' };
+const TOOL_PATH_PREFIX: Record<Tool, string> = { default: 'select', line: 'line', rectangle: 'rectangle', 'fib-retracement': 'fib-retracement', position: 'position' };
+const DEFAULT_POSITION_TARGETS = [1, 2, 3];
 
 type ResolvedToolOptions = { color: NonNullable<ToolOptions['color']>; magnet: boolean; symbol?: string; fib: Required<NonNullable<ToolOptions['fib']>> };
 
@@ -18,13 +21,15 @@ type ResolvedToolOptions = { color: NonNullable<ToolOptions['color']>; magnet: b
  * adds the canvas, the renderer and the frame loop; unit tests drive this class directly with
  * scripted pointer events.
  */
-export class ChartController implements ToolHost, ControllerHost {
+export class ChartController implements PositionHost, ControllerHost {
   readonly model = new ChartModel();
   readonly events = new Emitter<ChartEvents>();
   private readonly tools: Record<Tool, ToolMachine>;
   private active: ToolMachine;
   private readonly toolOptions: ResolvedToolOptions;
   private historyExhausted = false;
+  /** What the last `offscreenLines` event reported (ids, edges and boxes), so it fires only on a change. */
+  private offscreenKey = '';
 
   constructor(
     private readonly options: ChartOptions,
@@ -45,6 +50,7 @@ export class ChartController implements ToolHost, ControllerHost {
       line: new CreateLineTool(this),
       rectangle: new CreateTwoPointTool(this, 'rectangle'),
       'fib-retracement': new CreateTwoPointTool(this, 'fib-retracement'),
+      position: new PositionTool(this),
     };
     this.active = this.tools.default;
   }
@@ -163,8 +169,41 @@ export class ChartController implements ToolHost, ControllerHost {
     this.invalidate(InvalidationLevel.light);
   }
 
+  /**
+   * Brings price line `id` into view with some margin: the price scale goes to manual and its range
+   * widens on the line's side (what was in view stays in view), or, for a line far away, moves to
+   * it. False when there is no such line or it is already well inside the plot.
+   */
+  revealLine(id: string): boolean {
+    const m = this.model;
+    const line = m.lines.find((l) => l.id === id);
+    if (!line) return false;
+    const ps = m.priceScale;
+    const range = revealRange(ps.min, ps.max, m.linePrice(line), ps.paneHeight);
+    if (!range) return false;
+    ps.autoScale = false;
+    ps.setDomain(range.lo, range.hi);
+    this.invalidate(InvalidationLevel.full);
+    return true;
+  }
+
+  /** The lines pinned to the plot's edges as markers, as last painted. */
+  getOffscreenLines(): OffscreenLine[] {
+    return this.model.offscreenLines.map((o) => ({ ...o, box: { ...o.box } }));
+  }
+
+  /** Emits `offscreenLines` when the pinned lines (or their markers' boxes) changed with the last paint. */
+  checkOffscreenLines(): void {
+    const key = this.model.offscreenLines.map((o) => `${o.id} ${o.edge} ${o.box.left},${o.box.top},${o.box.width}`).join('\n');
+    if (key === this.offscreenKey) return;
+    this.offscreenKey = key;
+    this.events.emit('offscreenLines', this.getOffscreenLines());
+  }
+
   setTool(t: Tool): void {
     if (!(t in this.tools)) return;
+    // Choosing the position tool again keeps the position being laid out (the app re-applies its tool).
+    if (t === 'position' && this.active.id === 'position') return;
     this.active.cancel();
     this.active = this.tools[t];
     this.invalidate(InvalidationLevel.light);
@@ -277,7 +316,29 @@ export class ChartController implements ToolHost, ControllerHost {
     this.events.emit('toolChanged', { tool: 'default' });
   }
 
-  newDrawing(kind: Exclude<Tool, 'default'>, p1: DrawingPoint, p2: DrawingPoint): Drawing {
+  // ── the position tool ─────────────────────────────────────────────────────────────────────
+
+  showPosition(d: PositionDraft | null, settled: boolean): void {
+    this.model.position = d;
+    this.invalidate(InvalidationLevel.light);
+    if (settled) this.events.emit('positionChanged', d && isValidDraft(d) ? planOf(d) : null);
+  }
+
+  positionTargets(): readonly number[] {
+    return this.model.positionOptions.targets ?? DEFAULT_POSITION_TARGETS;
+  }
+
+  setPositionOptions(o: PositionToolOptions): void {
+    this.model.positionOptions = { ...this.model.positionOptions, ...o };
+    this.invalidate(InvalidationLevel.light);
+  }
+
+  getPosition(): PositionPlan | null {
+    const d = this.model.position;
+    return d && isValidDraft(d) ? planOf(d) : null;
+  }
+
+  newDrawing(kind: Exclude<Tool, 'default' | 'position'>, p1: DrawingPoint, p2: DrawingPoint): Drawing {
     const id = this.options.createId ? this.options.createId() : crypto.randomUUID();
     const color = this.toolOptions.color;
     if (kind === 'line') {

@@ -6,7 +6,7 @@ import { DomController } from './interaction/dom-controller';
 import { buildScene, Scene } from './model/scene';
 import { resolveTheme, type ResolvedTheme } from './model/theme';
 import { ChartRenderer } from './render/chart-renderer';
-import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, RenderStats, Tool, ToolOptions, VisibleRange } from './types';
+import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, OffscreenLine, PositionPlan, PositionToolOptions, RenderStats, Tool, ToolOptions, VisibleRange } from './types';
 
 /**
  * The chart engine as panels, benchmarks and tests see it (DESIGN §8). Everything else in
@@ -28,6 +28,18 @@ export interface ChartEngine {
   setTool(t: Tool): void;
   /** Alert, order and position lines (horizontal, at a price) and time lines (vertical). */
   setLines(l: ChartLine[]): void;
+  /**
+   * Price lines outside the visible price range, as last painted: each is a marker pinned to the
+   * plot's top or bottom edge (`edge`), `box` its hit box in CSS px from the chart's top-left corner.
+   * The `offscreenLines` event reports every change.
+   */
+  getOffscreenLines(): OffscreenLine[];
+  /**
+   * Brings price line `id` into view with a margin (what a click on its marker does): the price
+   * scale turns manual and widens on the line's side, or moves to a line far away. False when there
+   * is no such line or it is already inside the plot. Double-click on the price axis returns to auto-scale.
+   */
+  revealLine(id: string): boolean;
   /**
    * Overlay indicators (SMA, EMA, VWAP, Bollinger bands), computed from the candles and kept up to
    * date on every `updateLastCandle` and `prependCandles`. Replaces the list; an indicator whose id
@@ -63,6 +75,10 @@ export interface ChartEngine {
   getDrawings(): Drawing[];
   /** Double-click on the time axis does the same: default bar width, latest bars in view. */
   resetView(): void;
+  /** The position tool's targets (R multiples) and the labels of its levels (the app's sizes and money). */
+  setPositionOptions(o: PositionToolOptions): void;
+  /** The position the position tool shows, once it has an entry (null: none). */
+  getPosition(): PositionPlan | null;
 }
 
 /** Creates a chart filling `container` (Pixi v8 initialises asynchronously). */
@@ -160,6 +176,12 @@ class Engine implements ChartEngine {
   setLines(l: ChartLine[]): void {
     this.controller.setLines(l);
   }
+  getOffscreenLines(): OffscreenLine[] {
+    return this.controller.getOffscreenLines();
+  }
+  revealLine(id: string): boolean {
+    return this.controller.revealLine(id);
+  }
   setIndicators(list: Indicator[]): void {
     this.controller.setIndicators(list);
   }
@@ -174,6 +196,12 @@ class Engine implements ChartEngine {
   }
   getTool(): Tool {
     return this.controller.getTool();
+  }
+  setPositionOptions(o: PositionToolOptions): void {
+    this.controller.setPositionOptions(o);
+  }
+  getPosition(): PositionPlan | null {
+    return this.controller.getPosition();
   }
   getInteractionState(): string {
     return this.controller.getInteractionState();
@@ -256,6 +284,7 @@ class Engine implements ChartEngine {
     });
     if (level >= InvalidationLevel.light) this.lastCountdown = this.countdownText();
     this.renderer.draw(this.scene);
+    if (level >= InvalidationLevel.light) this.controller.checkOffscreenLines();
     this.controller.checkHistory();
   }
 

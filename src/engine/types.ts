@@ -22,7 +22,35 @@ export interface VisibleRange {
   to: number;
 }
 
-export type Tool = 'default' | DrawingKind;
+/** `position`: the on-chart position tool (stop, entry, targets; see README "The position tool"). */
+export type Tool = 'default' | DrawingKind | 'position';
+
+/** The position tool's prices (chart units, tick-rounded), as `positionChanged` reports them. */
+export interface PositionPlan {
+  /** The bar the zones start at (unix s). */
+  time: number;
+  stop: number;
+  entry: number;
+  /** Take-profit prices, nearest first as placed (the user may drag them past each other). */
+  targets: number[];
+  /** Long when the stop is below the entry. */
+  side: 'long' | 'short';
+}
+
+/** The position's labels, composed by the app (sizes and money are not the engine's); a missing one keeps the engine's default. */
+export interface PositionLabels {
+  stop?: string;
+  entry?: string;
+  /** One per target, in `PositionPlan.targets` order. */
+  targets?: string[];
+}
+
+export interface PositionToolOptions {
+  /** R multiples of the targets a new position gets (default 1, 2, 3). */
+  targets?: number[];
+  /** Labels of the levels, asked on every paint while a position is shown (keep it cheap). */
+  labels?: (plan: PositionPlan) => PositionLabels;
+}
 
 /** Alert, order and position lines placed by the app (not user drawings). */
 export interface PriceLine {
@@ -52,6 +80,18 @@ export interface PriceLine {
   draggable?: boolean;
   /** When true a ✕ box follows the label; a click on it emits `lineCloseClicked` (the app cancels or closes). */
   closable?: boolean;
+}
+
+/** The plot edge a price line outside the visible price range is pinned to: its price is higher than the top, or lower than the bottom. */
+export type LineEdge = 'above' | 'below';
+
+/** A price line outside the visible price range, drawn as a marker pinned to the plot's top or bottom edge. */
+export interface OffscreenLine {
+  id: string;
+  line: PriceLine;
+  edge: LineEdge;
+  /** The marker as last painted (CSS px from the chart's top-left corner): a click inside it brings the line into view. */
+  box: { left: number; top: number; width: number; height: number };
 }
 
 /** A vertical line at a time (a fill, an event, a session open), labelled on the time axis. */
@@ -186,12 +226,19 @@ export interface ChartEvents {
   lineDragged: { id: string; line: PriceLine; price: number };
   /** The ✕ of a closable price line was clicked (pressed and released on it without moving). */
   lineCloseClicked: { id: string; line: PriceLine };
+  /**
+   * The price lines pinned to the plot's edges changed (emitted after the paint that changed them):
+   * every line now outside the visible price range, with its edge and its marker's box.
+   */
+  offscreenLines: OffscreenLine[];
   /** Cursor moved over the chart (null when it left). */
   crosshair: CrosshairInfo | null;
   /** The active tool changed inside the engine (Escape, or back to Select after a drawing was placed). */
   toolChanged: { tool: Tool };
   /** The selected drawing changed (null: nothing selected). */
   selectionChanged: { id: string | null };
+  /** The position tool's position was placed or a level dropped (null: cancelled or cleared); not emitted while the pointer moves. */
+  positionChanged: PositionPlan | null;
 }
 
 export type ChartEventName = keyof ChartEvents;

@@ -1,11 +1,14 @@
 import {
   IconBell,
+  IconBook2,
   IconChartCandle,
+  IconLadder,
   IconListDetails,
   IconRadar,
   IconReceipt,
   IconShoppingCart,
   IconStar,
+  IconTimeline,
   IconWallet,
   type TablerIcon,
 } from '@tabler/icons-react';
@@ -14,9 +17,12 @@ import type { FeatureFlagKey, FeatureFlagMap } from '../api/contracts/feature-fl
 import { AlertsPanel } from './alerts/alerts-panel';
 import { AlertMonitorService } from './alerts/use-alert-monitor';
 import { ChartPanel } from './chart/chart-panel';
+import { DomLadderPanel } from './dom-ladder/dom-ladder-panel';
 import { FavoritesPanel } from './favorites/favorites-panel';
+import { OrderBookPanel } from './order-book/order-book-panel';
 import { ScannerPanel } from './scanner/scanner-panel';
 import type { PanelProps } from './shared/panel-props';
+import { TradesTapePanel } from './trades-tape/trades-tape-panel';
 import { BalancePanel } from './trading/balance-panel';
 import { OrderEntryPanel } from './trading/order-entry-panel';
 import { OrdersPanel } from './trading/orders-panel';
@@ -100,6 +106,27 @@ export const PANEL_REGISTRY = {
     component: ScannerPanel,
     allowMultiple: false,
     flag: 'FF_ENABLE_SCANNER',
+  },
+  'dom-ladder': {
+    title: 'DOM ladder',
+    description: 'Trade from the price ladder: click to place, drag to move, ✕ to cancel',
+    icon: IconLadder,
+    component: DomLadderPanel,
+    allowMultiple: false,
+  },
+  'order-book': {
+    title: 'Order book',
+    description: 'Bids and asks with depth bars, spread, grouping and your orders; click a level to trade at it',
+    icon: IconBook2,
+    component: OrderBookPanel,
+    allowMultiple: false,
+  },
+  'trades-tape': {
+    title: 'Trades tape',
+    description: 'Every trade of the pair as it prints: filter small ones, highlight large ones',
+    icon: IconTimeline,
+    component: TradesTapePanel,
+    allowMultiple: false,
   },
 } satisfies Record<string, PanelDefinition>;
 

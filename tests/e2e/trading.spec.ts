@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ApiClient, createAccount, roomAround, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice, type Credentials } from './helpers';
+import { ApiClient, createAccount, priceAtY, roomAround, signInThroughUi, signUpFreshUser, simApiCredentials, withFlags, yForPrice, type Credentials } from './helpers';
 
 // Trading in the workstation (issue 12) on the simulator: a new trader creates a simulator key from
 // the panel, unlocks it, buys at market, sees the position and balance, places a bracket sized from
@@ -104,14 +104,19 @@ test('a trader creates a simulator key, buys, places a bracket from risk, cancel
   // On the chart: the stop, the take-profit, the position's entry and break-even (and liquidation when it has one).
   const body = page.getByTestId('chart-body').first();
   await expect(body).toHaveAttribute('data-trade-lines', /^[4-5]$/, { timeout: 15_000 });
-  // Drag the stop line up halfway to the price: the order is amended on the exchange.
+  // Drag the stop line up halfway to the price: the order is amended on the exchange. The stop (1 %
+  // under the price) may be below the visible prices: the chart then pins it to the plot's bottom edge
+  // as a marker, and a click on the marker brings it into view (lineY).
   const stopRow = orders.getByRole('row').filter({ hasText: 'stop-loss' });
   const stopAt = Number((await stopRow.getByRole('cell').nth(5).textContent()) ?? '0');
   const last = Number(await body.getAttribute('data-last-price'));
   const box = (await body.boundingBox())!;
   const x = box.x + (box.width - 90) * 0.5;
-  const fromY = await yForPrice(page, body, stopAt, x);
-  const toY = await yForPrice(page, body, stopAt + (last - stopAt) / 2, x);
+  await expect(body).toHaveAttribute('data-offscreen-lines', /^\[/);
+  const fromY = await lineY(page, body, (m) => m.kind === 'order' && m.role === 'stop', stopAt, x);
+  // Halfway to the price, or to the top of the plot if the price scale had to move to the stop.
+  const top = await priceAtY(page, body, x, box.y + 24);
+  const toY = await yForPrice(page, body, stopAt + (Math.min(last, top) - stopAt) / 2, x);
   const amended = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/orders\//.test(r.url()) && r.request().method() === 'PATCH');
   await page.mouse.move(x, fromY);
   await page.mouse.down();
@@ -149,7 +154,9 @@ test('a trader creates a simulator key, buys, places a bracket from risk, cancel
   const live = Number(await chart.getAttribute('data-last-price'));
   const bb = (await chart.boundingBox())!;
   const cx = bb.x + (bb.width - 90) * 0.5;
-  const y = await yForPrice(page, chart, live * 0.995, cx);
+  // Half a percent under the price, or nearer when the plot shows less than that under it.
+  const low = await priceAtY(page, chart, cx, bb.y + bb.height * 0.7);
+  const y = await yForPrice(page, chart, low < live ? Math.max(live * 0.995, (live + low) / 2) : live * 0.995, cx);
   await page.keyboard.down('Shift');
   await page.mouse.click(cx, y);
   await page.keyboard.up('Shift');
@@ -185,17 +192,66 @@ test('a funded user with a $1,000 position limit sees the refusal at the size fi
   await expect(inPanel(page, 'positions', 'no-positions')).toBeVisible();
 });
 
-/** Where the ✕ of the order or position line at `price` is: the pointer turns into a hand over it. */
-async function closeBoxAt(page: Page, body: Locator, price: number): Promise<{ x: number; y: number }> {
+/**
+ * Where the ✕ of the order or position line at `price` (the one `match` picks) is: the pointer turns
+ * into a hand over it. A label (and its ✕) may sit a little above or below its line when the labels
+ * of lines close by are stacked, so rows beside the line are tried too.
+ */
+async function closeBoxAt(page: Page, body: Locator, price: number, match: (m: LineMarker) => boolean): Promise<{ x: number; y: number }> {
   const box = (await body.boundingBox())!;
-  const y = await yForPrice(page, body, price, box.x + (box.width - 90) * 0.6);
+  const y = await lineY(page, body, match, price, box.x + (box.width - 90) * 0.6);
   const canvas = body.locator('canvas');
-  for (let x = box.x + 30; x < box.x + 360; x += 4) {
-    await page.mouse.move(x, y);
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    if ((await canvas.evaluate((c) => (c as HTMLCanvasElement).style.cursor)) === 'pointer') return { x: x + 4, y };
+  for (const dy of [0, -12, 12, -24, 24]) {
+    for (let x = box.x + 30; x < box.x + 360; x += 4) {
+      await page.mouse.move(x, y + dy);
+      await nextFrames(page);
+      if ((await canvas.evaluate((c) => (c as HTMLCanvasElement).style.cursor)) === 'pointer') return { x: x + 4, y: y + dy };
+    }
   }
   throw new Error(`no ✕ on the line at ${price}`);
+}
+
+/** A chart line outside the visible prices, as the chart body reports it (`data-offscreen-lines`): a marker pinned to the plot's edge. */
+interface LineMarker {
+  id: string;
+  kind: string;
+  role: string | null;
+  edge: 'above' | 'below';
+  /** The marker's centre, px from the chart body's top-left corner. */
+  x: number;
+  y: number;
+}
+
+async function lineMarkers(body: Locator): Promise<LineMarker[]> {
+  return JSON.parse((await body.getAttribute('data-offscreen-lines')) ?? '[]') as LineMarker[];
+}
+
+/** Two frames: the chart has painted what the last render gave it, and reported its markers. */
+async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/**
+ * The screen y of the chart line `match` picks, at `price`. The visible prices follow the simulated
+ * market, so the line may be outside them: the chart pins it to the plot's edge as a marker, and a
+ * click on the marker brings it into view (the price scale turns manual: the market no longer moves
+ * it away). Tried again if auto-scale carried the line out between the look and the search.
+ */
+async function lineY(page: Page, body: Locator, match: (m: LineMarker) => boolean, price: number, x: number): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    await nextFrames(page);
+    const marker = (await lineMarkers(body)).find(match);
+    if (marker) {
+      const box = (await body.boundingBox())!;
+      await page.mouse.click(box.x + marker.x, box.y + marker.y);
+      await expect.poll(async () => (await lineMarkers(body)).some(match), { message: 'the line is still pinned after a click on its marker' }).toBe(false);
+    }
+    try {
+      return await yForPrice(page, body, price, x);
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
 }
 
 test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the chart lines cancels an order and closes the position', async ({ page }) => {
@@ -267,7 +323,7 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   await expect(orders).toContainText(String(target), { timeout: 15_000 });
   await expect(body).toHaveAttribute('data-trade-lines', /^[3-4]$/, { timeout: 15_000 });
 
-  const cross = await closeBoxAt(page, body, target);
+  const cross = await closeBoxAt(page, body, target, (m) => m.kind === 'order');
   await page.mouse.click(cross.x, cross.y);
   const confirm = page.getByRole('dialog', { name: 'Cancel order' });
   await expect(confirm).toContainText(`Cancel the ${limitSide} limit 0.004 BTCUSDT order at ${target}?`);
@@ -275,7 +331,7 @@ test('a key added in Settings; hotkeys buy and list themselves; the ✕ on the c
   await expect(inPanel(page, 'orders', 'no-orders')).toBeVisible({ timeout: 15_000 });
 
   // The position's ✕ closes it at market after its confirm.
-  const posCross = await closeBoxAt(page, body, entryPrice);
+  const posCross = await closeBoxAt(page, body, entryPrice, (m) => m.id === 'position:entry');
   await page.mouse.click(posCross.x, posCross.y);
   const closeDialog = page.getByRole('dialog', { name: 'Close position' });
   await expect(closeDialog).toContainText('Close the long 0.01 BTCUSDT at market?');

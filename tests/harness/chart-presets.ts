@@ -58,6 +58,39 @@ export function presetLines(last: Candle): PriceLine[] {
   ];
 }
 
+/**
+ * Lines beyond every loaded bar's prices, so outside the visible range whatever the view: a
+ * take-profit above, a stop and (further) a liquidation below — pinned as markers — and the
+ * position's entry in view.
+ */
+export function offscreenLines(candles: Candle[]): PriceLine[] {
+  const lo = Math.min(...candles.map((c) => c.low));
+  const hi = Math.max(...candles.map((c) => c.high));
+  const span = hi - lo;
+  const r = (p: number) => Math.round(p * 10) / 10;
+  const last = candles[candles.length - 1].close;
+  return [
+    { id: 'order-tp', kind: 'order', role: 'take-profit', side: 'sell', size: 0.5, price: r(hi + span * 0.5), draggable: true },
+    { id: 'pos-entry', kind: 'position', role: 'entry', side: 'buy', size: 0.5, pnl: 12.3, price: r(last * 1.004) },
+    { id: 'order-stop', kind: 'order', role: 'stop', side: 'sell', size: 0.5, price: r(lo - span * 0.5), draggable: true, closable: true },
+    { id: 'pos-liq', kind: 'position', role: 'liquidation', side: 'buy', price: r(lo - span * 2) },
+  ];
+}
+
+/**
+ * Lines one tick apart: a position's entry and break-even (labels stacked at the left and on the
+ * axis), and a buy order a tick below the last price (its axis label kept clear of the last price's).
+ */
+export function stackedLines(last: Candle): PriceLine[] {
+  const p = Math.round(last.close * 1.01 * 10) / 10;
+  const below = Math.round((last.close - 0.1) * 10) / 10;
+  return [
+    { id: 'pos-entry', kind: 'position', role: 'entry', side: 'buy', size: 0.5, pnl: 12.3, price: p, closable: true },
+    { id: 'pos-be', kind: 'position', role: 'break-even', side: 'buy', price: Math.round((p + 0.1) * 10) / 10 },
+    { id: 'order-entry', kind: 'order', role: 'entry', side: 'buy', size: 0.25, price: below, draggable: true, closable: true },
+  ];
+}
+
 /** A vertical time line (e.g. where an order was filled) 25 bars before the last one. */
 export function presetTimeLines(candles: Candle[]): TimeLine[] {
   const bar = candles[candles.length - 25];

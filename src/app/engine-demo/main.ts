@@ -4,7 +4,7 @@
 // the screenshot tests (see scene-params.ts).
 import { createChart, DRAWING_COLORS, DRAWING_MODE_LABELS, DRAWING_MODES, type Candle, type ChartEngine, type ChartLine, type Drawing, type DrawingColor, type Tool } from '../../engine';
 import { generateCandles, nextTick, rng } from '../../../tests/harness/ohlcv';
-import { presetDrawings, presetIndicators, presetLines, presetTimeLines } from '../../../tests/harness/chart-presets';
+import { offscreenLines, presetDrawings, presetIndicators, presetLines, presetTimeLines, stackedLines } from '../../../tests/harness/chart-presets';
 import { readParams } from './scene-params';
 
 const HISTORY_PAGE = 300;
@@ -76,7 +76,9 @@ async function start(): Promise<void> {
   engine.setDrawings(demo.drawings);
   engine.setIndicators(presetIndicators(params.indicators));
   if (params.lines && series.visible.length) {
-    demo.lines = [...presetLines(series.visible[series.visible.length - 1]), ...presetTimeLines(series.visible)];
+    const last = series.visible[series.visible.length - 1];
+    const sets = { preset: () => [...presetLines(last), ...presetTimeLines(series.visible)], offscreen: () => offscreenLines(series.visible), stacked: () => stackedLines(last) };
+    demo.lines = sets[params.lineSet]();
     engine.setLines(demo.lines);
   }
   if (params.range) engine.setVisibleRange(params.range);

@@ -4,7 +4,7 @@
  *
  * scene=candles|empty|lines · seed · bars · interval (s) · tick · precision · dpr · w · h (px) ·
  * range=from,to · crosshair=x,y · draw=line,rectangle,fib · select=line|rectangle|fib ·
- * tool=line|rectangle|fib-retracement · magnet=0 · lines=1 · indicators=sma,ema,vwap,bb · history=page|hold|none ·
+ * tool=line|rectangle|fib-retracement · magnet=0 · lines=1|offscreen|stacked · indicators=sma,ema,vwap,bb · history=page|hold|none ·
  * latency (ms a history page takes; default 0 in scenes — answered at once — else 400) · now (ms) · live=1 · bare=1
  */
 export interface DemoParams {
@@ -25,6 +25,8 @@ export interface DemoParams {
   tool: string | null;
   magnet: boolean;
   lines: boolean;
+  /** Which preset price lines: the spaced set (`lines=1`), lines beyond the visible prices, or lines a tick apart. */
+  lineSet: 'preset' | 'offscreen' | 'stacked';
   indicators: string[];
   history: 'page' | 'hold' | 'none';
   latency: number;
@@ -55,6 +57,7 @@ export function readParams(search: string): DemoParams {
   const range = pair(q.get('range'));
   const crosshair = pair(q.get('crosshair'));
   const history = q.get('history');
+  const lineSet = q.get('lines');
   return {
     scene,
     deterministic,
@@ -72,7 +75,8 @@ export function readParams(search: string): DemoParams {
     select: q.get('select'),
     tool: q.get('tool'),
     magnet: q.get('magnet') !== '0',
-    lines: q.get('lines') === '1' || scene === 'lines',
+    lines: q.get('lines') === '1' || lineSet === 'offscreen' || lineSet === 'stacked' || scene === 'lines',
+    lineSet: lineSet === 'offscreen' || lineSet === 'stacked' ? lineSet : 'preset',
     indicators: (q.get('indicators') ?? '').split(',').filter(Boolean),
     history: history === 'hold' || history === 'none' ? history : 'page',
     latency: Math.max(0, num(q.get('latency'), deterministic ? 0 : 400)),

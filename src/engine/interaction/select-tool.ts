@@ -12,7 +12,8 @@ export type SelectState =
   | 'panning'
   | 'pointing_line'
   | 'dragging_line'
-  | 'pointing_line_close';
+  | 'pointing_line_close'
+  | 'pointing_line_marker';
 
 /**
  * The Select tool: hover, select, move and resize drawings, drag price lines, pan the chart.
@@ -20,6 +21,7 @@ export type SelectState =
  * idle ─down on drawing→ pointing_drawing ─move→ dragging_handle | translating ─up→ idle (commit)
  * idle ─down on line→ pointing_line ─move→ dragging_line ─up→ idle (lineDragged)
  * idle ─down on a line's ✕→ pointing_line_close ─up on it→ idle (lineCloseClicked); moving off abandons it
+ * idle ─down on an off-screen line's marker→ pointing_line_marker ─up on it→ idle (the line is brought into view)
  * idle ─down on empty→ pointing_canvas ─move→ panning ─up→ idle
  */
 export class SelectTool implements ToolMachine {
@@ -55,6 +57,9 @@ export class SelectTool implements ToolMachine {
     } else if (target?.type === 'line-close') {
       this.lineId = target.id;
       this.state = 'pointing_line_close';
+    } else if (target?.type === 'line-marker') {
+      this.lineId = target.id;
+      this.state = 'pointing_line_marker';
     } else {
       this.host.select(null);
       this.state = 'pointing_canvas';
@@ -68,7 +73,7 @@ export class SelectTool implements ToolMachine {
         const target = this.host.target(p.x, p.y);
         this.host.hover(target);
         this.host.setCursor(
-          target?.type === 'line-close' ? 'pointer' : target?.type === 'line' ? 'ns-resize' : target?.type === 'drawing' ? (target.hit.part === 'handle' ? 'move' : 'pointer') : 'crosshair',
+          target?.type === 'line-close' || target?.type === 'line-marker' ? 'pointer' : target?.type === 'line' ? 'ns-resize' : target?.type === 'drawing' ? (target.hit.part === 'handle' ? 'move' : 'pointer') : 'crosshair',
         );
         return;
       }
@@ -109,6 +114,7 @@ export class SelectTool implements ToolMachine {
         this.pointerMove(p);
         return;
       case 'pointing_line_close':
+      case 'pointing_line_marker':
         return;
       case 'dragging_line':
         if (!this.lineId) return;
@@ -122,6 +128,9 @@ export class SelectTool implements ToolMachine {
     if (this.state === 'pointing_line_close' && this.lineId) {
       const target = this.host.target(p.x, p.y);
       if (target?.type === 'line-close' && target.id === this.lineId) this.host.closeLine(this.lineId);
+    } else if (this.state === 'pointing_line_marker' && this.lineId) {
+      const target = this.host.target(p.x, p.y);
+      if (target?.type === 'line-marker' && target.id === this.lineId) this.host.revealLine(this.lineId);
     } else if ((this.state === 'dragging_handle' || this.state === 'translating') && this.edited && this.original) {
       this.host.preview(null);
       if (JSON.stringify(this.edited) !== JSON.stringify(this.original)) this.host.commit(this.edited, false);

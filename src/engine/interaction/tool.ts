@@ -10,8 +10,11 @@ export interface ToolPointer {
   shift?: boolean;
 }
 
-/** What a pointer is over, after arbitration: a price line's ✕, drawing handles, then draggable price lines, then drawing bodies. */
-export type Target = { type: 'drawing'; hit: DrawingHit } | { type: 'line'; id: string } | { type: 'line-close'; id: string } | null;
+/**
+ * What a pointer is over, after arbitration: an off-screen line's marker, a price line's ✕, drawing
+ * handles, then draggable price lines, then drawing bodies.
+ */
+export type Target = { type: 'drawing'; hit: DrawingHit } | { type: 'line'; id: string } | { type: 'line-close'; id: string } | { type: 'line-marker'; id: string } | null;
 
 /**
  * The engine as seen by tools. Tools never touch scales, stores or the renderer directly: they ask
@@ -33,12 +36,14 @@ export interface ToolHost {
   commitLine(id: string, price: number): void;
   /** The ✕ of a closable line was clicked. */
   closeLine(id: string): void;
+  /** The marker of an off-screen line was clicked: bring the line into view. */
+  revealLine(id: string): void;
   linePrice(id: string): number | undefined;
   pan(dx: number, dy: number): void;
   setCursor(cursor: string): void;
   /** Switches back to the Select tool (after a drawing was placed). */
   exitTool(): void;
-  newDrawing(kind: Exclude<Tool, 'default'>, p1: DrawingPoint, p2: DrawingPoint): Drawing;
+  newDrawing(kind: Exclude<Tool, 'default' | 'position'>, p1: DrawingPoint, p2: DrawingPoint): Drawing;
 }
 
 /** A tool is a small state machine; `path` ("select.translating") is what tests assert. */

@@ -3,8 +3,9 @@ import { hitTestDrawings } from '../drawings/hit-test';
 import type { Drawing, DrawingPoint } from '../drawings/records';
 import type { DrawingContext, PaneRect } from '../drawings/types';
 import { IndicatorSet } from '../indicators/indicator-set';
+import type { PositionDraft } from '../interaction/position-tool';
 import type { Target } from '../interaction/tool';
-import type { Instrument, PriceLine, TimeLine } from '../types';
+import type { Instrument, OffscreenLine, PositionToolOptions, PriceLine, TimeLine } from '../types';
 import { createColumnData, LodPyramid } from './lod';
 import { formatPrice, roundToTick } from './price-format';
 import { PriceScale } from './price-scale';
@@ -49,7 +50,12 @@ export class ChartModel {
   hoveredLineId: string | null = null;
   /** The ✕ boxes of closable lines as last painted (CSS px), for hit-testing what the user sees. */
   lineCloseBoxes: { id: string; left: number; top: number; width: number; height: number }[] = [];
+  /** Lines outside the visible price range, pinned to an edge as markers, as last painted (CSS px). */
+  offscreenLines: OffscreenLine[] = [];
   magnet = true;
+  /** The position tool's position (null: none shown) and the app's targets and labels for it. */
+  position: PositionDraft | null = null;
+  positionOptions: PositionToolOptions = {};
 
   crosshair: { x: number; y: number } | null = null;
   historyLoading = false;
@@ -142,10 +148,13 @@ export class ChartModel {
     return this.roundPrice(raw);
   }
 
-  /** Arbitrated target under the pointer: a line's ✕, drawing handles, then draggable price lines, then drawing bodies. */
+  /** Arbitrated target under the pointer: an off-screen line's marker, a line's ✕, drawing handles, then draggable price lines, then drawing bodies. */
   target(x: number, y: number): Target {
     const pane = this.pane;
     if (x < pane.left || x > pane.left + pane.width || y < pane.top || y > pane.top + pane.height) return null;
+    for (const { id, box: b } of this.offscreenLines) {
+      if (x >= b.left && x <= b.left + b.width && y >= b.top && y <= b.top + b.height) return { type: 'line-marker', id };
+    }
     for (const b of this.lineCloseBoxes) {
       if (x >= b.left && x <= b.left + b.width && y >= b.top && y <= b.top + b.height) return { type: 'line-close', id: b.id };
     }

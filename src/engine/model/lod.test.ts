@@ -46,6 +46,61 @@ describe('LOD pyramid', () => {
   });
 });
 
+describe('LOD pyramid, built lazily in blocks', () => {
+  /** Every entry of every level as a freshly built pyramid over the same store has it. */
+  function expectSameAsFresh(store: SeriesStore, pyramid: LodPyramid, levels: number): void {
+    const fresh = new LodPyramid(store);
+    for (let k = 1; k <= levels; k++) {
+      const want = fresh.level(k);
+      const got = pyramid.level(k);
+      expect(got.count).toBe(want.count);
+      for (const key of ['open', 'high', 'low', 'close', 'volume'] as const) {
+        expect(Array.from(got[key].subarray(0, got.count))).toEqual(Array.from(want[key].subarray(0, want.count)));
+      }
+    }
+  }
+
+  it('aggregates only the bars a view reaches: the last 20,000 or 160,000 of 600,000 bars read none of the older ones', () => {
+    const n = 600_000;
+    const { store, pyramid } = setup(n);
+    // Count the reads of older bars: a view of the last 160,000 (level 2, blocks of 65,536 bars) needs none.
+    const older = store.base + n - 220_000;
+    let olderReads = 0;
+    store.high = new Proxy(store.high, {
+      get(target, key) {
+        if (typeof key === 'string' && Number(key) < older) olderReads++;
+        return Reflect.get(target, key);
+      },
+    });
+    const out = createColumnData();
+    for (const visible of [20_000, 160_000]) {
+      buildColumns(store, pyramid, n - visible, n - 1, 1600 / visible, 1, out);
+      expect(pyramid.levelFor(out.barsPerColumn)).toBe(visible === 20_000 ? 1 : 2);
+      expect(out.count).toBeGreaterThan(1500);
+    }
+    expect(olderReads).toBe(0);
+    // Zoomed out to everything, the rest is built then.
+    buildColumns(store, pyramid, 0, n - 1, 1600 / n, 1, out);
+    expect(olderReads).toBeGreaterThan(0);
+  });
+
+  it('equals a pyramid built whole, after views here and there, live ticks and appends across block edges', () => {
+    const { candles, store, pyramid } = setup(70_000);
+    const out = createColumnData();
+    buildColumns(store, pyramid, 60_000, 69_999, 1600 / 10_000, 1, out);
+    buildColumns(store, pyramid, 1_000, 5_000, 800 / 4_000, 1, out);
+    let last = candles[candles.length - 1];
+    for (let i = 0; i < 9_000; i++) {
+      // Mostly ticks of the last bar, every 10th a new bar: the tail crosses block boundaries of level 1.
+      last = i % 10 === 9 ? { ...last, time: last.time + 60, open: last.close, high: last.close, low: last.close, volume: 1 } : { ...last, close: last.close + ((i % 7) - 3) * 0.1, high: last.high + 0.1, volume: last.volume + 1 };
+      store.updateLast(last);
+      pyramid.syncTail();
+      if (i % 1_000 === 0) buildColumns(store, pyramid, store.length - 10_000, store.length - 1, 1600 / 10_000, 1, out);
+    }
+    expectSameAsFresh(store, pyramid, 4);
+  });
+});
+
 describe('buildColumns', () => {
   it('draws one column per bar when bars are at least a pixel apart, snapped to pixels', () => {
     const { store, pyramid } = setup(1000);

@@ -20,13 +20,21 @@ interface Level extends Columns {
   low: Float32Array;
   close: Float32Array;
   volume: Float32Array;
+  /** Per block of LOD_BLOCK entries: 1 once its entries are aggregated. */
+  built: Uint8Array;
 }
+
+/** Entries of a level aggregated together when a view first needs any of them (log2). */
+const LOD_BLOCK_BITS = 10;
+const LOD_BLOCK = 1 << LOD_BLOCK_BITS;
 
 /**
  * Level-of-detail pyramid: level k holds one OHLCV per 8^k bars (open first, close last, high max,
- * low min, volume sum), built lazily the first time a zoom level needs it. Float32 is enough here —
- * it only feeds pixels. A live update recomputes one entry per level (O(levels)); prepending
- * history rebuilds on demand (group boundaries move with the indexes).
+ * low min, volume sum). Nothing is aggregated up front: a level's entries are built in blocks of
+ * 1,024 the first time a view needs them (and the blocks of the levels below that they read), so
+ * zooming out over the last 20,000 of ten million bars aggregates those bars, not ten million.
+ * Float32 is enough here — it only feeds pixels. A live update recomputes one entry per level
+ * (O(levels)); prepending history drops the levels (group boundaries move with the indexes).
  */
 export class LodPyramid {
   private levels: Level[] = [];
@@ -51,44 +59,51 @@ export class LodPyramid {
     return level;
   }
 
-  /** Level `k ≥ 1`, building it (and the levels below) if needed. */
-  level(k: number): Level {
+  /**
+   * Level `k ≥ 1` with at least entries `first…last` aggregated (default: all of them), building
+   * what is missing there and in the levels below.
+   */
+  level(k: number, first = 0, last = Infinity): Level {
     if (this.builtRevision !== this.store.revision) {
       this.levels = [];
       this.builtRevision = this.store.revision;
     }
-    while (this.levels.length < k) this.buildNext();
+    while (this.levels.length < k) this.addLevel();
     this.syncTail();
-    return this.levels[k - 1];
+    const lv = this.levels[k - 1];
+    this.ensure(k - 1, Math.max(0, first), Math.min(lv.count - 1, last));
+    return lv;
   }
 
-  /** Bytes held by the built levels. */
+  /** Bytes held by the levels (allocated whole; their blocks fill in as views need them). */
   get byteLength(): number {
     return this.levels.reduce((s, l) => s + l.open.byteLength * 5, 0);
   }
 
-  /** Re-aggregates the last entry of each built level (after the last bar changed or was appended). */
+  /** Re-aggregates the last entry of each level where it is built (after the last bar changed or was appended). */
   syncTail(): void {
     const n = this.store.length;
     for (let k = 0; k < this.levels.length; k++) {
       const lv = this.levels[k];
       const need = Math.ceil(n / lv.size);
-      if (need > lv.open.length) {
-        this.growLevel(lv, need);
-      }
-      // Only the last entry (or a newly started one) can differ from the data below.
+      if (need > lv.open.length) this.growLevel(lv, need);
+      // Only the last entry (or newly started ones) can differ from the data below — and only where
+      // its block was built; new entries in a new block join it (every entry of that block is here).
       const from = Math.max(0, Math.min(lv.count, need) - 1);
-      for (let e = from; e < need; e++) this.aggregateEntry(k, e);
+      if (lv.built[from >> LOD_BLOCK_BITS]) {
+        for (let e = from; e < need; e++) this.aggregateEntry(k, e);
+        for (let b = (from >> LOD_BLOCK_BITS) + 1; b <= (need - 1) >> LOD_BLOCK_BITS; b++) lv.built[b] = 1;
+      }
       lv.count = need;
     }
   }
 
-  private buildNext(): void {
+  private addLevel(): void {
     const k = this.levels.length;
     const size = LOD_BRANCH ** (k + 1);
     const count = Math.ceil(this.store.length / size);
     const cap = count + 64;
-    const lv: Level = {
+    this.levels.push({
       size,
       count,
       open: new Float32Array(cap),
@@ -96,10 +111,22 @@ export class LodPyramid {
       low: new Float32Array(cap),
       close: new Float32Array(cap),
       volume: new Float32Array(cap),
-    };
-    this.levels.push(lv);
-    // One tight pass over the level below: a million bars take a few ms.
-    for (let e = 0; e < count; e++) this.aggregateEntry(k, e);
+      built: new Uint8Array((cap >> LOD_BLOCK_BITS) + 1),
+    });
+  }
+
+  /** Aggregates the unbuilt blocks of level index `k` (level k + 1) holding entries e0…e1, lower levels first. */
+  private ensure(k: number, e0: number, e1: number): void {
+    const lv = this.levels[k];
+    for (let b = e0 >> LOD_BLOCK_BITS; b <= e1 >> LOD_BLOCK_BITS; b++) {
+      if (lv.built[b]) continue;
+      const from = b << LOD_BLOCK_BITS;
+      const to = Math.min(lv.count, from + LOD_BLOCK) - 1;
+      if (k > 0) this.ensure(k - 1, from * LOD_BRANCH, Math.min(this.levels[k - 1].count - 1, to * LOD_BRANCH + LOD_BRANCH - 1));
+      // One tight pass over the entries (or bars) below: a million bars take a few ms.
+      for (let e = from; e <= to; e++) this.aggregateEntry(k, e);
+      lv.built[b] = 1;
+    }
   }
 
   /** Entry e of level k from the LOD_BRANCH entries (or bars) below it; the last one may be partial. */
@@ -137,6 +164,9 @@ export class LodPyramid {
       next.set(lv[key].subarray(0, lv.count));
       lv[key] = next;
     }
+    const built = new Uint8Array((cap >> LOD_BLOCK_BITS) + 1);
+    built.set(lv.built);
+    lv.built = built;
   }
 }
 
@@ -223,7 +253,9 @@ export function buildColumns(
   if (level === 0) {
     aggregate(store.open, store.high, store.low, store.close, store.volume, store.base, n, 1, from, to, pxPerBar, out);
   } else {
-    const lv = pyramid.level(level);
+    // Only the entries in view are built (blocks of them, the first time they are needed).
+    const first = Math.floor(Math.max(0, from) / LOD_BRANCH ** level);
+    const lv = pyramid.level(level, first, Math.floor(Math.min(n - 1, to) / LOD_BRANCH ** level));
     aggregate(lv.open, lv.high, lv.low, lv.close, lv.volume, 0, n, lv.size, from, to, pxPerBar, out);
   }
 }
@@ -240,25 +272,35 @@ function buildBars(store: SeriesStore, from: number, to: number, pxPerBar: numbe
   out.wickWidth = wick;
   out.barsPerColumn = 1;
   const { open, high, low, close, volume, base } = store;
+  const { x: ox, bodyWidth: ob, open: oo, high: oh, low: ol, close: oc, volume: ov, lastIndex: oi } = out;
+  let minLow = out.minLow;
+  let maxHigh = out.maxHigh;
+  let maxVolume = out.maxVolume;
   let c = 0;
   for (let i = i0; i <= i1; i++) {
     const k = base + i;
-    out.x[c] = Math.round((i - from) * pxPerBar - wick / 2);
-    out.bodyWidth[c] = body;
-    out.open[c] = open[k];
-    out.high[c] = high[k];
-    out.low[c] = low[k];
-    out.close[c] = close[k];
-    out.volume[c] = volume[k];
-    out.lastIndex[c] = i;
+    const lo = low[k];
+    const hi = high[k];
+    const vol = volume[k];
+    ox[c] = Math.round((i - from) * pxPerBar - wick / 2);
+    ob[c] = body;
+    oo[c] = open[k];
+    oh[c] = hi;
+    ol[c] = lo;
+    oc[c] = close[k];
+    ov[c] = vol;
+    oi[c] = i;
     if (i >= from - 0.5 && i <= to + 0.5) {
-      if (low[k] < out.minLow) out.minLow = low[k];
-      if (high[k] > out.maxHigh) out.maxHigh = high[k];
-      if (volume[k] > out.maxVolume) out.maxVolume = volume[k];
+      if (lo < minLow) minLow = lo;
+      if (hi > maxHigh) maxHigh = hi;
+      if (vol > maxVolume) maxVolume = vol;
     }
     c++;
   }
   out.count = c;
+  out.minLow = minLow;
+  out.maxHigh = maxHigh;
+  out.maxVolume = maxVolume;
 }
 
 function aggregate(
@@ -279,8 +321,16 @@ function aggregate(
   const e0 = Math.max(0, Math.floor(Math.max(0, from) / size));
   const e1 = Math.min(entries - 1, Math.floor(Math.min(bars - 1, to) / size));
   ensureCapacity(out, Math.ceil((to - from) * pxPerBar) + 4);
+  // The output arrays in locals and the open column's high/low/close/volume in registers: a column
+  // is written once, when the next one starts (this loop runs over every visible bar at ≥ 1 bar per px).
+  const { x: ox, bodyWidth: ob, open: oo, high: oh, low: ol, close: oc, volume: ov, lastIndex: oi } = out;
   let c = -1;
   let col = -Infinity;
+  let hi = 0;
+  let lo = 0;
+  let close = 0;
+  let vol = 0;
+  let lastBar = 0;
   for (let e = e0; e <= e1; e++) {
     const start = e * size;
     const width = Math.min(size, bars - start);
@@ -288,32 +338,50 @@ function aggregate(
     const k = offset + e;
     const last = start + width - 1;
     if (x !== col) {
-      c++;
-      if (c >= out.x.length) {
-        c--;
-        break;
+      if (c >= 0) {
+        oh[c] = hi;
+        ol[c] = lo;
+        oc[c] = close;
+        ov[c] = vol;
+        oi[c] = lastBar;
       }
+      if (c + 1 >= ox.length) break;
+      c++;
       col = x;
-      out.x[c] = x;
-      out.bodyWidth[c] = 1;
-      out.open[c] = o[k];
-      out.high[c] = h[k];
-      out.low[c] = l[k];
-      out.close[c] = cl[k];
-      out.volume[c] = v[k];
-      out.lastIndex[c] = last;
+      ox[c] = x;
+      ob[c] = 1;
+      oo[c] = o[k];
+      hi = h[k];
+      lo = l[k];
+      close = cl[k];
+      vol = v[k];
     } else {
-      if (h[k] > out.high[c]) out.high[c] = h[k];
-      if (l[k] < out.low[c]) out.low[c] = l[k];
-      out.close[c] = cl[k];
-      out.volume[c] += v[k];
-      out.lastIndex[c] = last;
+      const hk = h[k];
+      const lk = l[k];
+      if (hk > hi) hi = hk;
+      if (lk < lo) lo = lk;
+      close = cl[k];
+      vol += v[k];
     }
+    lastBar = last;
+  }
+  if (c >= 0) {
+    oh[c] = hi;
+    ol[c] = lo;
+    oc[c] = close;
+    ov[c] = vol;
+    oi[c] = lastBar;
   }
   out.count = c + 1;
+  let minLow = out.minLow;
+  let maxHigh = out.maxHigh;
+  let maxVolume = out.maxVolume;
   for (let i = 0; i < out.count; i++) {
-    if (out.low[i] < out.minLow) out.minLow = out.low[i];
-    if (out.high[i] > out.maxHigh) out.maxHigh = out.high[i];
-    if (out.volume[i] > out.maxVolume) out.maxVolume = out.volume[i];
+    if (ol[i] < minLow) minLow = ol[i];
+    if (oh[i] > maxHigh) maxHigh = oh[i];
+    if (ov[i] > maxVolume) maxVolume = ov[i];
   }
+  out.minLow = minLow;
+  out.maxHigh = maxHigh;
+  out.maxVolume = maxVolume;
 }

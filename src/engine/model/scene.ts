@@ -1,22 +1,27 @@
-import { parseColor, withAlpha } from '../core/colors';
+import { withAlpha } from '../core/colors';
 import { InvalidationLevel } from '../core/invalidate-mask';
 import { utilOf } from '../drawings/registry';
 import type { DrawingOutput } from '../drawings/types';
 import { buildIndicatorLines } from '../indicators/indicator-view';
-import type { PriceLine, TimeLine } from '../types';
+import type { TimeLine } from '../types';
 import { MIN_PRICE_AXIS_WIDTH, TIME_AXIS_HEIGHT, VOLUME_BAND, type ChartModel } from './chart-model';
 import { showsHistoryLoading } from './history-prefetch';
 import { buildColumns } from './lod';
-import { formatPrice, formatSigned, formatVolume } from './price-format';
+import { formatPrice, formatVolume } from './price-format';
+import { drawPriceLines, parseLineColor } from './price-lines';
 import type { ResolvedTheme } from './theme';
-import { formatCountdown, formatCrosshairTime, formatTimeTick, timeTicks } from './time-format';
+import { formatCrosshairTime, formatTimeTick, timeTicks } from './time-format';
 import { TimeAxisLabelGuard } from './view/axis-label-guard';
-import { boxLabel, LABEL_HEIGHT, LABEL_PAD_X, priceAxisLabel } from './view/labels';
+import { boxLabel, LABEL_PAD_X, priceAxisLabel } from './view/labels';
 import { LineList } from './view/line-list';
+import { drawPosition } from './view/position-view';
 import { PrimitiveList, TextList, type MeasureText } from './view/primitive-list';
 
 /** Floats per candle instance: wickLeft bodyWidth yOpen yHigh yLow yClose yVolumeTop up (device px). */
 export const SERIES_STRIDE = 8;
+
+/** The text of a price line's label (the panel's tests compare theirs with it). */
+export { priceLineLabel } from './price-lines';
 
 export interface SeriesView {
   data: Float32Array;
@@ -194,6 +199,7 @@ function buildDrawingsAndLines(model: ChartModel, scene: Scene, env: SceneEnv): 
   scene.markTexts.begin();
   scene.timeLabels.clear(scene.markTexts);
   model.lineCloseBoxes = [];
+  model.offscreenLines = [];
 
   const ctx = model.drawingContext();
   const out: DrawingOutput = {
@@ -210,10 +216,10 @@ function buildDrawingsAndLines(model: ChartModel, scene: Scene, env: SceneEnv): 
     const selected = d.id === model.selectedId || d.id === model.previewDrawing?.id;
     utilOf(d).draw(d, ctx, { selected, hovered: d.id === model.hoveredId }, out);
   }
+  drawPosition(model.position, model.positionOptions, ctx, out);
 
   for (const line of model.timeLines) drawTimeLine(model, scene, env, line);
-  for (const line of model.lines) drawPriceLine(model, scene, env, line, axisLeft, axisWidth);
-  drawLastPrice(model, scene, env, axisLeft, axisWidth);
+  drawPriceLines(model, scene, env, axisLeft, axisWidth);
 
   const emptyText = env.emptyText ?? 'No data';
   if (model.store.length === 0) {
@@ -223,49 +229,6 @@ function buildDrawingsAndLines(model: ChartModel, scene: Scene, env: SceneEnv): 
     scene.marks.rect(pane.left, pane.top, 3, pane.height, withAlpha(theme.buy, 0.8));
     boxLabel(scene.marks, scene.markTexts, env.measure, pane.left + 10, pane.top + pane.height / 2, 'Loading history…', theme.crosshairLabel, theme.crosshairLabelText, 0, 0.5);
   }
-}
-
-function lineColor(theme: ResolvedTheme, line: PriceLine): number {
-  if (line.kind === 'alert') return theme.alert;
-  if (line.role === 'stop') return theme.down;
-  if (line.role === 'take-profit') return theme.up;
-  if (line.role === 'liquidation') return theme.liquidation;
-  if (line.role === 'break-even') return theme.breakEven;
-  return line.side === 'sell' ? theme.sell : theme.buy;
-}
-
-/** "BUY 0.5 · +12.30", "SL SELL 0.5", "TP SELL 0.5 · +40.00", "Liq. 0.25", "BE", "Alert". */
-export function priceLineLabel(line: PriceLine): string {
-  if (line.label !== undefined) return line.label;
-  if (line.kind === 'alert') return 'Alert';
-  const prefix = { stop: 'SL', 'take-profit': 'TP', liquidation: 'Liq.', 'break-even': 'BE', entry: '' }[line.role ?? 'entry'];
-  const side = line.side ? line.side.toUpperCase() : prefix ? '' : line.kind === 'position' ? 'POS' : 'ORDER';
-  const parts = [prefix, side, line.size !== undefined ? String(line.size) : ''].filter(Boolean);
-  const pnl = line.pnl !== undefined ? ` · ${formatSigned(line.pnl, line.pnlDecimals ?? 2)}${line.pnlUnit ? ` ${line.pnlUnit}` : ''}` : '';
-  return `${parts.join(' ')}${pnl}${line.note ? ` · ${line.note}` : ''}`;
-}
-
-function drawPriceLine(model: ChartModel, scene: Scene, env: SceneEnv, line: PriceLine, axisLeft: number, axisWidth: number): void {
-  const pane = model.pane;
-  const color = line.color ? parseLineColor(line.color, env) : lineColor(env.theme, line);
-  const price = model.linePrice(line);
-  const y = model.priceScale.priceToY(price);
-  if (y < pane.top - LABEL_HEIGHT || y > pane.top + pane.height + LABEL_HEIGHT) return;
-  const solid = line.kind === 'position' && (line.role ?? 'entry') === 'entry';
-  const emphasis = model.hoveredLineId === line.id || model.linePreview?.id === line.id;
-  scene.lines.hline(pane.left, axisLeft, y, emphasis ? 2 : 1, color, solid ? 0 : 6, solid ? 0 : 4);
-  const box = boxLabel(scene.lines, scene.lineTexts, env.measure, pane.left + 8, y, priceLineLabel(line), color, 0xffffffff, 0, 0.5);
-  if (line.closable) {
-    // The ✕ sits right of the label, a square of the label's height, in the line's colour.
-    const left = box.left + box.width + 2;
-    const size = box.height;
-    const inset = 5;
-    scene.lines.rect(left, box.top, size, size, color);
-    scene.lines.segment(left + inset, box.top + inset, left + size - inset, box.top + size - inset, 1.5, 0xffffffff);
-    scene.lines.segment(left + inset, box.top + size - inset, left + size - inset, box.top + inset, 1.5, 0xffffffff);
-    model.lineCloseBoxes.push({ id: line.id, left, top: box.top, width: box.height, height: box.height });
-  }
-  priceAxisLabel(scene.marks, scene.markTexts, axisLeft, axisWidth, y, model.formatPrice(price), color, 0xffffffff);
 }
 
 function drawTimeLine(model: ChartModel, scene: Scene, env: SceneEnv, line: TimeLine): void {
@@ -280,32 +243,6 @@ function drawTimeLine(model: ChartModel, scene: Scene, env: SceneEnv, line: Time
   const slot = scene.markTexts.count;
   const box = boxLabel(scene.marks, scene.markTexts, env.measure, x, bottom + 2, text, color, 0xffffffff, 0.5, 0);
   scene.timeLabels.add({ left: box.left, right: box.left + box.width }, scene.markTexts, slot, { prims: scene.marks, prim });
-}
-
-function parseLineColor(c: string, env: SceneEnv): number {
-  // Lines may use a theme drawing colour name or any CSS colour.
-  const named = env.theme.drawing[c as keyof ResolvedTheme['drawing']];
-  return named ?? parseColor(c);
-}
-
-function drawLastPrice(model: ChartModel, scene: Scene, env: SceneEnv, axisLeft: number, axisWidth: number): void {
-  const n = model.store.length;
-  if (n === 0) return;
-  const last = model.store.candleAt(n - 1);
-  if (!last) return;
-  const pane = model.pane;
-  const color = last.close >= last.open ? env.theme.up : env.theme.down;
-  const y = model.priceScale.priceToY(last.close);
-  if (y < pane.top || y > pane.top + pane.height) return;
-  scene.lines.hline(pane.left, axisLeft, y, 1, color, 2, 2);
-  const closeAt = last.time + model.timeIndex.interval;
-  const remaining = closeAt - env.now / 1000;
-  const top = Math.round(y - LABEL_HEIGHT / 2);
-  const showCountdown = remaining > 0;
-  const h = showCountdown ? LABEL_HEIGHT * 2 - 4 : LABEL_HEIGHT;
-  scene.marks.rect(axisLeft, top, axisWidth, h, color);
-  scene.markTexts.add(model.formatPrice(last.close), axisLeft + LABEL_PAD_X, top + LABEL_HEIGHT / 2, 0xffffffff, 0, 0.5);
-  if (showCountdown) scene.markTexts.add(formatCountdown(remaining), axisLeft + LABEL_PAD_X, top + LABEL_HEIGHT + 5, 0xffffffff, 0, 0.5);
 }
 
 function buildOverlay(model: ChartModel, scene: Scene, env: SceneEnv): void {

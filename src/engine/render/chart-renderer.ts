@@ -118,6 +118,8 @@ export class ChartRenderer {
     }).finally(restore);
     const r = new ChartRenderer(renderer, counters, theme, width, height, dpr);
     r.canvas.style.display = 'block';
+    // The series program is compiled now, while the data is still on its way, not in the first frame.
+    r.series.warmUp(Math.round(width * dpr), Math.round(height * dpr), () => renderer.render(r.stage));
     return r;
   }
 

@@ -96,6 +96,39 @@ describe('SeriesLayer (non-instanced quads)', () => {
   });
 });
 
+describe('SeriesLayer.warmUp (the series program compiled before any data)', () => {
+  const theme = resolveTheme(undefined);
+
+  it('renders one quad covering no pixel, then draws nothing until data comes, and the first data draws what a cold layer draws', () => {
+    const layer = new SeriesLayer();
+    layer.setTheme(theme);
+    const mesh = (layer as unknown as { mesh: { visible: boolean } }).mesh;
+    const seen: Array<{ visible: boolean; quads: Rect[] }> = [];
+    layer.warmUp(800, 500, () => seen.push({ visible: mesh.visible, quads: quadsOf(layer) }));
+    expect(seen).toHaveLength(1);
+    expect(seen[0].visible).toBe(true);
+    expect(seen[0].quads).toHaveLength(1);
+    const [l, t, r, b] = seen[0].quads[0];
+    expect((r - l) * (b - t)).toBe(0);
+    expect(mesh.visible).toBe(false);
+    expect(quadsOf(layer)).toEqual([]);
+
+    const cold = new SeriesLayer();
+    cold.setTheme(theme);
+    const v = view(1, [
+      [10, 5, 120, 100, 150, 140, 380, 0],
+      [18, 5, 140, 130, 170, 135, 390, 1],
+    ]);
+    layer.sync(v, 800, 500);
+    cold.sync(v, 800, 500);
+    expect(mesh.visible).toBe(true);
+    expect(quadsOf(layer)).toEqual(quadsOf(cold));
+    expect(layer.pixels).toBe(cold.pixels);
+    layer.destroy();
+    cold.destroy();
+  });
+});
+
 describe('QuadGeometry', () => {
   it('copies each record into its four vertices bit for bit (packed colours that are NaN as floats too)', () => {
     const q = new QuadGeometry(3, { aA: { format: 'float32x2', offset: 0 }, aColor: { format: 'unorm8x4', offset: 8 } }, true, 2);

@@ -50,13 +50,38 @@ export class SeriesLayer {
     this.version = -1;
   }
 
+  /**
+   * Runs `render` once with one zero-area quad in the mesh (no pixel is drawn), then hides the mesh
+   * again. Called at creation, before any data: the series program is compiled and linked (Pixi
+   * waits for the link status, ≈ 10 ms on SwiftShader, whose GPU process also builds the draw's
+   * routines then) and the vertex buffer is sized for the canvas, so the first frame with data
+   * pays only for the data.
+   */
+  warmUp(deviceWidth: number, deviceHeight: number, render: () => void): void {
+    this.size[0] = deviceWidth;
+    this.size[1] = deviceHeight;
+    this.reserve(deviceWidth);
+    this.quads.vertices(1).f32.fill(0, 0, QUAD_FLOATS);
+    this.quads.commit(1);
+    this.mesh.visible = true;
+    render();
+    this.quads.commit(0);
+    this.mesh.visible = false;
+  }
+
+  /**
+   * The most a frame can draw at this width, allocated once rather than step by step while zooming
+   * out: at most one column per device px with two quads each (bodies as wide as their wick are
+   * left out); three quads only where bodies are wider than wicks, i.e. ≥ 3 px per bar.
+   */
+  private reserve(deviceWidth: number): void {
+    this.quads.reserve(2 * (deviceWidth + 16));
+  }
+
   sync(view: SeriesView, deviceWidth: number, deviceHeight: number): void {
     this.size[0] = deviceWidth;
     this.size[1] = deviceHeight;
-    // The most a frame can draw at this width, allocated once rather than step by step while zooming
-    // out: at most one column per device px with two quads each (bodies as wide as their wick are
-    // left out); three quads only where bodies are wider than wicks, i.e. ≥ 3 px per bar.
-    this.quads.reserve(2 * (deviceWidth + 16));
+    this.reserve(deviceWidth);
     if (view.version === this.version) return;
     this.version = view.version;
     const n = view.count;
@@ -66,44 +91,33 @@ export class SeriesLayer {
     let bodies = 0;
     for (let o = 0; o < n * SERIES_STRIDE; o += SERIES_STRIDE) if (!bodyCovered(d, o, wick)) bodies++;
     const { f32, u32 } = this.quads.vertices(2 * n + bodies);
-    let q = 0;
+    // o: float offset of the next quad's first vertex. A plain loop calling a module function
+    // (inlined by the JIT) rather than a closure over mutable counters, which V8 keeps in memory.
+    let o = 0;
     let px = 0;
-    // Corners in the order (l,t) (r,t) (r,b) (l,b), as the instanced shader's mix(…, aCorner) made them.
-    const quad = (l: number, t: number, r: number, b: number, color: number): void => {
-      const o = q * 4 * SERIES_VERTEX_FLOATS;
-      f32[o] = l;
-      f32[o + 1] = t;
-      f32[o + 3] = r;
-      f32[o + 4] = t;
-      f32[o + 6] = r;
-      f32[o + 7] = b;
-      f32[o + 9] = l;
-      f32[o + 10] = b;
-      u32[o + 2] = u32[o + 5] = u32[o + 8] = u32[o + 11] = color;
-      px += (r - l) * (b - t);
-      q++;
-    };
     // Volume under everything.
-    for (let c = 0, o = 0; c < n; c++, o += SERIES_STRIDE) {
-      const body = d[o + 1];
-      const left = d[o] + (wick - body) * 0.5;
-      quad(left, d[o + 6], left + body, volumeBottom, d[o + 7] > 0.5 ? this.volumeUp : this.volumeDown);
+    for (let c = 0, s = 0; c < n; c++, s += SERIES_STRIDE) {
+      const body = d[s + 1];
+      const left = d[s] + (wick - body) * 0.5;
+      px += writeQuad(f32, u32, o, left, d[s + 6], left + body, volumeBottom, d[s + 7] > 0.5 ? this.volumeUp : this.volumeDown);
+      o += QUAD_FLOATS;
     }
-    for (let c = 0, o = 0; c < n; c++, o += SERIES_STRIDE) {
-      const x = d[o];
-      const body = d[o + 1];
-      const yOpen = d[o + 2];
-      const yHigh = d[o + 3];
-      const yLow = d[o + 4];
-      const yClose = d[o + 5];
-      const color = d[o + 7] > 0.5 ? this.up : this.down;
-      quad(x, yHigh, x + wick, yLow + 1, color);
-      if (!bodyCovered(d, o, wick)) {
+    for (let c = 0, s = 0; c < n; c++, s += SERIES_STRIDE) {
+      const x = d[s];
+      const body = d[s + 1];
+      const yOpen = d[s + 2];
+      const yClose = d[s + 5];
+      const color = d[s + 7] > 0.5 ? this.up : this.down;
+      px += writeQuad(f32, u32, o, x, d[s + 3], x + wick, d[s + 4] + 1, color);
+      o += QUAD_FLOATS;
+      if (!bodyCovered(d, s, wick)) {
         const top = Math.min(yOpen, yClose);
         const left = x + (wick - body) * 0.5;
-        quad(left, top, left + body, Math.max(yOpen, yClose, top + 1), color);
+        px += writeQuad(f32, u32, o, left, top, left + body, Math.max(yOpen, yClose, top + 1), color);
+        o += QUAD_FLOATS;
       }
     }
+    const q = o / QUAD_FLOATS;
     this.quads.commit(q);
     this.mesh.visible = q > 0;
     this.pixels = px;
@@ -115,6 +129,26 @@ export class SeriesLayer {
     this.quads.destroy();
     this.shader.destroy(false);
   }
+}
+
+/** Floats per series quad (four vertices). */
+const QUAD_FLOATS = 4 * SERIES_VERTEX_FLOATS;
+
+/**
+ * One series quad at float offset `o`, corners in the order (l,t) (r,t) (r,b) (l,b) as the instanced
+ * shader's mix(…, aCorner) made them; returns the device pixels it covers.
+ */
+function writeQuad(f32: Float32Array, u32: Uint32Array, o: number, l: number, t: number, r: number, b: number, color: number): number {
+  f32[o] = l;
+  f32[o + 1] = t;
+  f32[o + 3] = r;
+  f32[o + 4] = t;
+  f32[o + 6] = r;
+  f32[o + 7] = b;
+  f32[o + 9] = l;
+  f32[o + 10] = b;
+  u32[o + 2] = u32[o + 5] = u32[o + 8] = u32[o + 11] = color;
+  return (r - l) * (b - t);
 }
 
 /** A body as wide as its wick whose open and close lie within high–low is inside the wick. */

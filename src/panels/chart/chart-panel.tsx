@@ -16,7 +16,10 @@ import { useChartEngine, useEngineResize } from './use-chart-engine';
 import { useAlertHotkey, useChartCrosshair, useChartMenu, useShiftClickOrder } from './use-chart-interactions';
 import { useChartLive } from './use-chart-live';
 import { useChartFlags, useChartInstrument, useChartMarket } from './use-chart-market';
-import { useChartTradeLines } from './use-chart-trade-lines';
+import { useChartTradeLines, useOffscreenLinesAttr } from './use-chart-trade-lines';
+import { PositionCard } from './position-card';
+import { usePositionExit } from './use-position-exit';
+import { usePositionTool } from './use-position-tool';
 
 // The panel shows its own loading / empty / error message (with Retry): the engine draws none.
 const ENGINE_OPTIONS: ChartOptions = { toolOptions: { magnet: true }, emptyText: '' };
@@ -31,7 +34,7 @@ const ENGINE_OPTIONS: ChartOptions = { toolOptions: { magnet: true }, emptyText:
  * Indicators menu and the legend).
  *
  * Test hooks on `[data-testid=chart-body]`: `data-status` (idle|loading|ready|empty|error),
- * `data-last-price`, `data-bars`, `data-drawings`, `data-alert-lines`, `data-trade-lines`, `data-crosshair-price` — written directly to the
+ * `data-last-price`, `data-bars`, `data-drawings`, `data-alert-lines`, `data-trade-lines`, `data-offscreen-lines`, `data-crosshair-price` — written directly to the
  * element for the per-tick ones, so a live price never re-renders React.
  */
 export function ChartPanel({ node }: PanelProps) {
@@ -46,9 +49,13 @@ export function ChartPanel({ node }: PanelProps) {
   const editor = useIndicatorEditing(view.indicators);
   const drawingCount = useChartDrawings(engine, view.market, { drawing: drawingOn, fib: fibOn });
   useLocalFibImport();
-  const { lines: tradeLines, dialog: tradeLineDialog } = useChartTradeLines(engine, view.market, tickSize, instrument);
+  const { lines: tradeLines, dialog: tradeLineDialog, redraw: redrawTradeLines } = useChartTradeLines(engine, view.market, tickSize, instrument);
+  const positionExitDialog = usePositionExit(engine, view.market, tickSize, redrawTradeLines);
+  // After useChartDrawings: its tool effect runs first, so the position tool wins a same-click switch.
+  const positionTool = usePositionTool(engine, view.market, instrument);
   const { createAt, lineCount } = useChartAlerts(engine, view.market, alertsOn, livePrice, tickSize, tradeLines);
   const crosshair = useChartCrosshair(engine, bodyRef);
+  useOffscreenLinesAttr(engine, bodyRef);
   useAlertHotkey(node.getWindow(), alertsOn, crosshair, createAt);
   useEngineResize(engine, node);
   const menu = useChartMenu(engine, crosshair);
@@ -60,7 +67,7 @@ export function ChartPanel({ node }: PanelProps) {
         <IndicatorMenu indicators={view.indicators} onAdd={editor.add} onEdit={editor.edit} />
       </ChartHeader>
       <Group gap={0} wrap="nowrap" align="stretch" style={{ flex: 1, minHeight: 0, borderTop: '1px solid var(--mantine-color-dark-4)' }}>
-        {drawingOn ? <DrawingToolbar fibEnabled={fibOn} /> : null}
+        {drawingOn ? <DrawingToolbar fibEnabled={fibOn} position={positionTool} /> : null}
         <Box
           ref={bodyRef}
           data-testid="chart-body"
@@ -85,11 +92,13 @@ export function ChartPanel({ node }: PanelProps) {
             onRemove={(indicator) => removeChartIndicator(id, indicator.id)}
           />
           <ChartStatus exchange={view.exchange} symbol={view.symbol} status={status} starting={!engine && !failure} failure={failure} onRetry={retry} />
+          <PositionCard tool={positionTool} symbol={view.symbol} />
           <ChartBodyMenu menu={menu} engine={engine} market={view.market} precision={precision} alertsOn={alertsOn} drawingOn={drawingOn} createAt={createAt} />
         </Box>
       </Group>
       {editor.editing ? <ChartIndicatorEditor chartId={id} editing={editor.editing} onClose={editor.close} /> : null}
       {tradeLineDialog}
+      {positionExitDialog}
     </Stack>
   );
 }

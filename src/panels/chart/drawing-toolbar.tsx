@@ -1,5 +1,5 @@
 import { ActionIcon, ColorSwatch, Divider, Stack, Tooltip } from '@mantine/core';
-import { IconChartArcs, IconMinus, IconPointer, IconRectangle, type TablerIcon } from '@tabler/icons-react';
+import { IconChartArcs, IconMinus, IconPointer, IconRectangle, IconTargetArrow, type TablerIcon } from '@tabler/icons-react';
 import { useSnapshot } from 'valtio';
 import { DRAWING_COLORS, drawingSettings, setDrawingColor, setDrawingMode, type DrawingColor, type DrawingMode } from '../../state/drawing-settings';
 
@@ -24,19 +24,50 @@ const capitalised = (s: string) => s[0].toUpperCase() + s.slice(1);
  * The drawing tools (SPEC §3 modes: Select, Horizontal Line, Rectangle, Fib Retracement) and the
  * colour of new drawings (yellow, green, red, blue; default blue), down the chart's left edge. Tool
  * and colour are the device's drawing settings, shared by every chart: the chart the user then
- * draws in places the drawing, and goes back to Select.
+ * draws in places the drawing, and goes back to Select. `position` (a chart's own, not shared): the
+ * position tool's button — stop, entry, size from risk and a bracket to place (issue 25).
  */
-export function DrawingToolbar({ fibEnabled }: { fibEnabled: boolean }) {
+export function DrawingToolbar({ fibEnabled, position }: { fibEnabled: boolean; position?: { active: boolean; toggle: () => void } }) {
   const { mode, color } = useSnapshot(drawingSettings);
+  const positionOn = position?.active === true;
   return (
     <Stack gap={2} p={3} role="toolbar" aria-label="Drawing tools" aria-orientation="vertical" data-testid="drawing-toolbar" style={{ flexShrink: 0, borderRight: '1px solid var(--mantine-color-dark-4)' }}>
       {TOOLS.filter((t) => fibEnabled || !t.fib).map(({ mode: m, label, icon: Icon }) => (
         <Tooltip key={m} label={label} position="right" withinPortal={false}>
-          <ActionIcon variant={mode === m ? 'light' : 'subtle'} color={mode === m ? undefined : 'gray'} size="md" aria-label={label} aria-pressed={mode === m} onClick={() => setDrawingMode(m)}>
+          <ActionIcon
+            variant={mode === m && !positionOn ? 'light' : 'subtle'}
+            color={mode === m && !positionOn ? undefined : 'gray'}
+            size="md"
+            aria-label={label}
+            aria-pressed={mode === m && !positionOn}
+            onClick={() => {
+              // Any drawing tool (Select too) ends the position tool of this chart.
+              if (positionOn) position?.toggle();
+              setDrawingMode(m);
+            }}
+          >
             <Icon size={18} stroke={1.6} />
           </ActionIcon>
         </Tooltip>
       ))}
+      {position ? (
+        <Tooltip label="Position (size from risk, place a bracket)" position="right" withinPortal={false}>
+          <ActionIcon
+            variant={positionOn ? 'light' : 'subtle'}
+            color={positionOn ? undefined : 'gray'}
+            size="md"
+            aria-label="Position"
+            aria-pressed={positionOn}
+            data-testid="position-tool-button"
+            onClick={() => {
+              if (!positionOn) setDrawingMode('default');
+              position.toggle();
+            }}
+          >
+            <IconTargetArrow size={18} stroke={1.6} />
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
       <Divider my={2} />
       {DRAWING_COLORS.map((c) => (
         <Tooltip key={c} label={`${capitalised(c)} drawings`} position="right" withinPortal={false}>

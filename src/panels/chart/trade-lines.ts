@@ -1,9 +1,10 @@
 import { MANAGED_NOTE } from '../shared/trading/format';
-import { cmp, dec, div, isZero, min, str, sub, toNumber } from '../../api/contracts/decimal';
+import { dec, div, isZero, min, str, sub, toNumber } from '../../api/contracts/decimal';
 import { pnlAt } from '../../api/contracts/risk';
 import type { Instrument } from '../../api/contracts/exchanges';
 import type { Order, Position } from '../../api/contracts/trading';
 import type { PriceLine } from '../../engine';
+import { orderRole as roleOf } from '../shared/trading/order-moves';
 
 /**
  * Orders and the position on the chart (issue 12): every open order of the chart's pair is a
@@ -14,15 +15,6 @@ import type { PriceLine } from '../../engine';
 const PREFIX = 'order:';
 /** The position's entry line (its ✕ closes the position). */
 export const POSITION_LINE = 'position:entry';
-
-const roleOf = (o: Order): NonNullable<PriceLine['role']> => {
-  if (o.role === 'stop-loss') return 'stop';
-  if (o.role === 'take-profit') return 'take-profit';
-  if (o.role === 'entry') return 'entry';
-  if (o.type === 'STOP_MARKET' || o.type === 'STOP_LIMIT' || o.type === 'STOP' || o.type === 'TRAILING_STOP_MARKET') return 'stop';
-  if (o.type === 'TAKE_PROFIT' || o.type === 'TAKE_PROFIT_MARKET') return 'take-profit';
-  return 'entry';
-};
 
 /** The price an order line sits at: the trigger while it waits, else the limit price. */
 export const linePriceOf = (o: Order): number | null => {
@@ -106,6 +98,8 @@ export function tradeLines(
       pnl: toNumber(dec(position.unrealisedPnl)),
       ...(coinPnl(position) ? { pnlDecimals: 8, ...(settle ? { pnlUnit: settle } : {}) } : {}),
       ...(opts.closePosition ? { closable: true } : {}),
+      // A drag off it adds a take-profit or a stop-loss where it is dropped (use-position-exit.tsx).
+      draggable: true,
     });
     if (position.liquidationPrice) lines.push({ id: 'position:liquidation', kind: 'position', role: 'liquidation', side, price: toNumber(dec(position.liquidationPrice)) });
     if (position.breakEvenPrice && position.breakEvenPrice !== position.entryPrice) lines.push({ id: 'position:break-even', kind: 'position', role: 'break-even', side, price: toNumber(dec(position.breakEvenPrice)) });
@@ -114,20 +108,3 @@ export function tradeLines(
 }
 
 export const orderIdOfLine = (lineId: string): string | null => (lineId.startsWith(PREFIX) ? lineId.slice(PREFIX.length) : null);
-
-/**
- * Why a dropped stop line cannot go there (null: it can): a long's stop at or below the liquidation
- * price (a short's at or above) would never fire before the liquidation.
- */
-export function stopDropProblem(order: Order, position: Position | undefined, price: number): string | null {
-  if (!position?.liquidationPrice || roleOf(order) !== 'stop') return null;
-  const liq = dec(position.liquidationPrice);
-  if (position.side === 'BUY' && cmp(dec(price), liq) <= 0) return `The stop must stay above the liquidation price ${position.liquidationPrice}`;
-  if (position.side === 'SELL' && cmp(dec(price), liq) >= 0) return `The stop must stay below the liquidation price ${position.liquidationPrice}`;
-  return null;
-}
-
-/** What to send when an order line is dropped at `price` (a waiting order moves its trigger, a resting one its price). */
-export function amendFor(order: Order, price: string): { price: string } | { triggerPrice: string } {
-  return order.triggerPrice !== null && order.status === 'UNTRIGGERED' ? { triggerPrice: price } : { price };
-}

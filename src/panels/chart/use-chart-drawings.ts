@@ -48,7 +48,7 @@ export function useChartDrawings(engine: ChartEngine | null, market: Market, fla
       engine.on('drawingCommitted', ({ drawing }) => mutate((s) => commitDrawingPatch(s, marketRef.current, drawing))),
       engine.on('drawingDeleted', ({ drawing }) => mutate((s) => deleteDrawingPatch(s, marketRef.current, drawing))),
       // Back to Select after placing a drawing (or Escape): every chart's toolbar follows.
-      engine.on('toolChanged', ({ tool: next }) => setDrawingMode(next)),
+      engine.on('toolChanged', ({ tool: next }) => next !== 'position' && setDrawingMode(next)),
     ];
     return () => stops.forEach((stop) => stop());
   }, [engine, mutate]);

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useSnapshot } from 'valtio';
-import type { ChartEngine, PriceLine } from '../../engine';
+import type { ChartEngine, OffscreenLine, PriceLine } from '../../engine';
 import { useManagedBracketIds } from '../../api/trade/managed';
 import { amendOrder } from '../../api/trade/amend-order';
 import { cancelOrder } from '../../api/trade/cancel-order';
@@ -16,8 +16,10 @@ import { userSettings } from '../../state/user-settings';
 import { toastError } from '../../ui/toast';
 import { show } from '../shared/trading/format';
 import { useTradingAccount } from '../shared/trading/use-trading-account';
-import { TradeLineConfirm, type PendingLineAction } from './trade-line-confirm';
-import { amendFor, orderIdOfLine, POSITION_LINE, stopDropProblem, tradeLines } from './trade-lines';
+import { TradeLineConfirm, type PendingLineAction } from '../shared/trading/trade-line-confirm';
+import { amendFor, cancelQuestion, stopDropProblem } from '../shared/trading/order-moves';
+import { orderIdOfLine, POSITION_LINE, tradeLines } from './trade-lines';
+import { writeAttr } from './use-chart-live';
 
 type Market = { exchange: string; symbol: string };
 /** The chart pair's instrument (exchange-info): its contract value and margin coin for the lines' PnL. */
@@ -35,7 +37,7 @@ export function useChartTradeLines(
   market: Market,
   tickSize: { readonly current: number },
   instrument?: LineInstrument,
-): { lines: readonly PriceLine[]; dialog: ReactNode } {
+): { lines: readonly PriceLine[]; dialog: ReactNode; redraw: () => void } {
   const { shown, mine, position, lines, redraw } = useTradeLineData(market, instrument);
   const [pending, setPending] = useState<PendingLineAction | null>(null);
   const { amend, act } = useTradeLineActions(shown);
@@ -71,7 +73,7 @@ export function useChartTradeLines(
   }, [engine, amend, tickSize]);
 
   const dialog = <TradeLineConfirm pending={pending} onClose={() => setPending(null)} onConfirm={(p) => act.current(p)} />;
-  return { lines, dialog };
+  return { lines, dialog, redraw };
 }
 
 /** The pair's orders and position of the shown key, and their lines; `redraw` puts a refused drag's line back. */
@@ -113,8 +115,7 @@ function closeRequest(id: string, mine: readonly Order[], position: Position | u
   const orderId = orderIdOfLine(id);
   const order = orderId ? mine.find((o) => o.id === orderId) : undefined;
   if (order) {
-    const what = `${order.side === 'BUY' ? 'buy' : 'sell'} ${order.type.replace(/_/g, ' ').toLowerCase()} ${show(order.qty)} ${order.symbol}`;
-    const next: PendingLineAction = { kind: 'cancel', orderId: order.id, question: `Cancel the ${what} order at ${show(order.triggerPrice ?? order.price)}?` };
+    const next: PendingLineAction = { kind: 'cancel', orderId: order.id, question: cancelQuestion(order) };
     return { next, confirm: userSettings.confirmCancelOrderChartLine };
   }
   if (id === POSITION_LINE && position && userSettings.allowPositionClose) {
@@ -122,4 +123,27 @@ function closeRequest(id: string, mine: readonly Order[], position: Position | u
     return { next, confirm: userSettings.confirmClosePositionChartLine };
   }
   return null;
+}
+
+/**
+ * `data-offscreen-lines` on the chart body: the lines (orders, position, alerts) outside the visible
+ * price range, pinned to the plot's edge as markers — JSON `[{ id, kind, role, edge, x, y }]`, x and y
+ * the marker's centre in px from the body's top-left corner (a click there brings the line into view).
+ * `[]` once the chart is up with none; rewritten by the engine's `offscreenLines` event, never by React.
+ */
+export function useOffscreenLinesAttr(engine: ChartEngine | null, bodyRef: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    if (!engine) return;
+    const write = (list: OffscreenLine[]) => writeAttr(bodyRef, 'data-offscreen-lines', JSON.stringify(list.map(markerHook)));
+    write(engine.getOffscreenLines());
+    const off = engine.on('offscreenLines', write);
+    return () => {
+      off();
+      writeAttr(bodyRef, 'data-offscreen-lines', null);
+    };
+  }, [engine, bodyRef]);
+}
+
+function markerHook({ id, line, edge, box }: OffscreenLine) {
+  return { id, kind: line.kind, role: line.role ?? null, edge, x: Math.round(box.left + box.width / 2), y: Math.round(box.top + box.height / 2) };
 }

@@ -7,7 +7,7 @@ import { useBalance } from '../../api/trade/get-balance';
 import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
 import { useMarketTickers } from '../shared/use-market-tickers';
-import { AccountGate } from './account-bar';
+import { AccountGate } from '../shared/trading/account-gate';
 import { convertAmount, findConversion } from './convert';
 import { MASK, money } from '../shared/trading/format';
 import { useTradingAccount } from '../shared/trading/use-trading-account';

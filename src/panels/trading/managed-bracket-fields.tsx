@@ -5,7 +5,7 @@ import { cmp, dec, isZero } from '../../api/contracts/decimal';
 import type { ManagedBracket } from '../../api/contracts/trading';
 import { useSetServerCustody } from '../../api/trade/managed';
 import { ActivityLogModal } from './activity-log';
-import { CustodyConsentModal } from './custody-consent';
+import { CustodyConsentModal } from '../shared/trading/custody-consent';
 import { isNumberText } from './order-math';
 
 /** What the form keeps while the user decides (the trail value as typed). */

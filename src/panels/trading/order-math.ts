@@ -1,47 +1,19 @@
-import { add, cmp, dec, div, isMultipleOf, isZero, mul, roundToStep, str, sub } from '../../api/contracts/decimal';
-import { estimatedLiquidationPrice, marginRequired, rMultiple, sizeFromRisk, type InstrumentTerms } from '../../api/contracts/risk';
+import { add, cmp, dec, div, isZero, mul, roundToStep, str, sub } from '../../api/contracts/decimal';
+import { estimatedLiquidationPrice, marginRequired, rMultiple, sizeFromRisk } from '../../api/contracts/risk';
 import type { Side } from '../../api/contracts/trading';
+import { isNumberText, type EntryTerms } from '../shared/trading/size-checks';
 
 /**
  * The numbers order entry shows before anything is sent (DESIGN §3.4), from the shared exact risk
  * math: size from risk, money at risk, R of each target, margin and estimated liquidation.
  */
-export interface EntryTerms extends InstrumentTerms {
-  tickSize: string;
-}
-
-export const isNumberText = (s: string) => /^\d+(\.\d+)?$/.test(s.trim());
-
-/**
- * What is wrong with a number as it is being typed, said at the field at once (null: fine so far).
- * A number half typed ("", "0.", ".5") is fine until it is sent; letters, a comma or a sign are not.
- */
-export function typingProblem(text: string): string | null {
-  const s = text.trim();
-  if (/^\d*\.?\d*$/.test(s)) return null;
-  if (/^\d*,\d*$/.test(s)) return 'Use a point, not a comma (0.05)';
-  return 'Use digits and a point, e.g. 0.05';
-}
+// The size checks live in `../shared/trading/size-checks.ts` (the DOM ladder checks its size the same way).
+export { isNumberText, qtyProblem, snapQty, typingProblem, type EntryTerms } from '../shared/trading/size-checks';
 
 /** A price typed by the trader, snapped to the tick (nearest). */
 export function snapPrice(value: string, tick: string): string {
   if (!isNumberText(value)) return value;
   return str(roundToStep(dec(value.trim()), dec(tick), 'half-even'));
-}
-
-/** A size, snapped down to the step. */
-export function snapQty(value: string, step: string): string {
-  if (!isNumberText(value)) return value;
-  return str(roundToStep(dec(value.trim()), dec(step), 'down'));
-}
-
-/** What is wrong with a size, said at the field (null: fine). */
-export function qtyProblem(qty: string, terms: EntryTerms): string | null {
-  if (!isNumberText(qty) || isZero(dec(qty))) return 'Enter a size';
-  if (!isMultipleOf(dec(qty), dec(terms.stepSize))) return `Use a multiple of ${terms.stepSize}`;
-  if (cmp(dec(qty), dec(terms.minQty)) < 0) return `Below the minimum ${terms.minQty}`;
-  if (!isZero(dec(terms.maxQty)) && cmp(dec(qty), dec(terms.maxQty)) > 0) return `Above the maximum ${terms.maxQty}`;
-  return null;
 }
 
 /** The stop price `percent` % away from `entry`, on the losing side, snapped to the tick. */

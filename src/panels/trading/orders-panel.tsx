@@ -11,7 +11,7 @@ import { useManagedBracketIds, useWaitingLegs } from '../../api/trade/managed';
 import { OrderHistory } from './order-history';
 import { userSettings } from '../../state/user-settings';
 import type { PanelProps } from '../shared/panel-props';
-import { AccountGate } from './account-bar';
+import { AccountGate } from '../shared/trading/account-gate';
 import { ConfirmButton } from './confirm-button';
 import type { OpenOrderActions } from './open-order-buttons';
 import { OpenOrderRow, type OpenOrderMarks } from './open-order-row';

@@ -12,7 +12,7 @@ import { showPairInActiveChart } from '../../state/chart-links';
 import { userSettings } from '../../state/user-settings';
 import type { ExchangeId } from '../../api/contracts/common';
 import type { PanelProps } from '../shared/panel-props';
-import { AccountGate } from './account-bar';
+import { AccountGate } from '../shared/trading/account-gate';
 import { ConfirmButton } from './confirm-button';
 import { pnlPercent, pnlText, show, showPrice } from '../shared/trading/format';
 import { isNumberText, snapPrice } from './order-math';

@@ -169,6 +169,8 @@ describe('trading panels', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Forget password' }));
     await screen.findByTestId('unlock-key');
     expect(userSettings.apiKeyPasswords[KEY.id]).toBeUndefined();
+    // The server's unlock for this sign-in ends too (issue 25).
+    await waitFor(() => expect(calls).toContain(`delete /v1/api-keys/${KEY.id}/unlock `));
   });
 
   it('Order entry: without FF_LADDER_ORDERS a stored ladder choice falls back to the bracket form', async () => {

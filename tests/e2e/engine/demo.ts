@@ -16,6 +16,7 @@ export interface DemoWindow {
     getVisibleRange(): { from: number; to: number };
     getSelectedDrawingId(): string | null;
     getTool(): string;
+    getOffscreenLines(): Array<{ id: string; edge: 'above' | 'below'; box: { left: number; top: number; width: number; height: number } }>;
   };
 }
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { clickOnChart, dragOnChart, drawings, events, openDemo, settle, state, type DemoWindow } from './demo';
+import { chartPoint, clickOnChart, dragOnChart, drawings, events, openDemo, settle, state, type DemoWindow } from './demo';
 
 // A user draws each drawing kind with the mouse on the demo page (which plays the app: it stores
 // what the engine commits and pushes it back), moves it, and deletes it with the keyboard.
@@ -138,5 +138,23 @@ test.describe('chart engine interaction', () => {
     expect(price).toBeGreaterThan(initial.find((l) => l.id === id)!.price!);
     expect(Math.abs(price * 10 - Math.round(price * 10))).toBeLessThan(1e-6);
     expect((await linesNow()).find((l) => l.id === id)!.price).toBe(price);
+  });
+
+  test("a click on an off-screen stop's marker brings the stop into view", async ({ page }) => {
+    const chart = await openDemo(page, `${QUERY}&lines=offscreen`);
+    const pinned = () => page.evaluate(() => (window as unknown as DemoWindow).__engine.getOffscreenLines().map((o) => ({ id: o.id, edge: o.edge, box: o.box })));
+    const before = await pinned();
+    expect(before.map((o) => `${o.id}:${o.edge}`).sort()).toEqual(['order-stop:below', 'order-tp:above', 'pos-liq:below']);
+    const stop = before.find((o) => o.id === 'order-stop')!;
+    const [x, y] = [stop.box.left + stop.box.width / 2, stop.box.top + stop.box.height / 2];
+    const at = await chartPoint(chart, x, y);
+    await page.mouse.move(at.x, at.y);
+    await expect.poll(() => page.evaluate(() => (document.querySelector('[data-testid=chart] canvas') as HTMLCanvasElement).style.cursor)).toBe('pointer');
+    await clickOnChart(page, chart, x, y);
+    await settle(page);
+    // The stop is a line in the plot now; the take-profit (above) and the liquidation (far below) stay pinned.
+    await expect.poll(async () => (await pinned()).map((o) => o.id)).not.toContain('order-stop');
+    expect((await pinned()).map((o) => o.id).sort()).toEqual(['order-tp', 'pos-liq']);
+    expect(await state(page)).toBe('select.idle');
   });
 });

@@ -18,6 +18,10 @@ const scenes: Array<[name: string, query: string]> = [
   ['fib-retracement', 'scene=candles&draw=fib'],
   ['fib-retracement-selected', 'scene=candles&draw=fib&select=fib'],
   ['price-lines', 'scene=lines'],
+  // A take-profit above and a stop and a liquidation below the visible prices: markers pinned to the edges.
+  ['price-lines-offscreen', 'scene=lines&lines=offscreen'],
+  // A position's entry and break-even a tick apart, an order a tick under the last price: labels stacked, none overlapping.
+  ['price-lines-stacked', 'scene=lines&lines=stacked'],
   ['no-data', 'scene=empty'],
   ['history-loading', 'scene=candles&range=0,100&history=hold'],
   ['level-of-detail-100k', 'scene=candles&bars=100000&range=0,100000&history=none'],

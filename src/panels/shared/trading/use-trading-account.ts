@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useSnapshot } from 'valtio';
 import { useApiKeys } from '../../../api/api-keys/list-api-keys';
+import { lockApiKey } from '../../../api/api-keys/unlock-api-key';
 import type { ApiKey } from '../../../api/contracts/api-keys';
 import { onOutOfSyncSettled } from '../../../api/trade/out-of-sync';
 import type { TradeKey } from '../../../api/trade/trade-key';
@@ -30,7 +31,7 @@ export interface TradingAccount {
   status: AccountStatus | null;
   selectKey(id: string): void;
   unlock(password: string, remember: boolean): void;
-  /** Forgets the password (stored or typed) of the key. */
+  /** Forgets the password (stored or typed) of the key, and the server's unlock of it for this sign-in. */
   lock(): void;
 }
 
@@ -84,6 +85,8 @@ export function useTradingAccount(): TradingAccount {
     rememberApiKeyPassword(key.id, null);
     sessionPasswords.delete(key.id);
     notifySession();
+    // The server's unlock for this sign-in ends too; a failed call only leaves it to its idle end.
+    lockApiKey(key.id).catch(() => undefined);
   }, [key]);
 
   return {

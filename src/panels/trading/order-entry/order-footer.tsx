@@ -2,7 +2,7 @@ import { Button, Stack, Text } from '@mantine/core';
 import { useConfig } from '../../../api/config/get-config';
 import { PartBoundary } from '../../../ui/part-boundary';
 import { show } from '../../shared/trading/format';
-import { NO_CUSTODY_TEXT } from '../custody-consent';
+import { NO_CUSTODY_TEXT } from '../../shared/trading/custody-consent';
 import { summaryLine } from '../order-entry-text';
 import type { OrderEntryValues } from './order-entry-form';
 import type { OrderPreview } from './use-order-preview';

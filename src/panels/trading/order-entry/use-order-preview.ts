@@ -4,7 +4,7 @@ import { notionalOf } from '../../../api/contracts/risk';
 import { useBalance } from '../../../api/trade/get-balance';
 import type { TradeKey } from '../../../api/trade/trade-key';
 import { formatUsdDecimal } from '../../../ui/usd-decimal';
-import { marginBalance } from '../order-entry-text';
+import { marginBalance } from '../../shared/trading/margin-balance';
 import { isNumberText, preview } from '../order-math';
 import { sideProblems, type OrderEntryValues } from './order-entry-form';
 import type { EntryMarket } from './use-entry-market';

@@ -3,11 +3,11 @@ import type { FieldPath, UseFormReturn } from 'react-hook-form';
 import type { ExchangeId } from '../../../api/contracts/common';
 import type { BracketBody } from '../../../api/contracts/trading';
 import { fieldErrors } from '../../../api/errors';
-import { markLeftLive } from '../../../api/trade/left-live';
 import { usePlaceBracket } from '../../../api/trade/place-bracket';
 import { usePlaceLadder } from '../../../api/trade/place-ladder';
 import { usePlaceOrder } from '../../../api/trade/place-order';
-import { toastError, toastInfo, toastSuccess, toastWarning } from '../../../ui/toast';
+import { toastSuccess, toastWarning } from '../../../ui/toast';
+import { sayBracketResult } from '../../shared/trading/bracket-result';
 import type { useTradingAccount } from '../../shared/trading/use-trading-account';
 import { managedOf } from '../managed-bracket-fields';
 import { placedText } from '../order-entry-text';
@@ -38,13 +38,7 @@ export function useOrderSubmit(form: Form, account: ReturnType<typeof useTrading
 
   /** Sends a bracket and says what the server did with it: all placed, waiting for the entry, or part of it still live. */
   const sendBracket = async (body: BracketBody) => {
-    const result = await placeB.mutateAsync(body);
-    if (result.partial) {
-      toastWarning(result.partial.message);
-      if (account.tradeKey) markLeftLive(account.tradeKey.apiKeyId, result.partial.live, 'left live by a refused bracket: cancel it');
-    } else if (result.planned.length) toastInfo('The entry is placed. Its stop-loss and take-profits go on the moment it fills; the server does it, with or without this page open.');
-    else toastSuccess(`Placed: the bracket on ${body.symbol} — entry, stop-loss and ${body.takeProfits.length} take-profit${body.takeProfits.length === 1 ? '' : 's'}`);
-    if (body.managed && !result.managed) toastError('The bracket is placed, but the server could not take over its management: manage it yourself');
+    sayBracketResult(await placeB.mutateAsync(body), body, account.tradeKey?.apiKeyId ?? null);
   };
 
   const send = async (v: OrderEntryValues) => {

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import type { ApiKey } from '../../api/contracts/api-keys';
-import { useConfig } from '../../api/config/get-config';
-import { useSetServerCustody } from '../../api/trade/managed';
+import type { ApiKey } from '../../../api/contracts/api-keys';
+import { useConfig } from '../../../api/config/get-config';
+import { useSetServerCustody } from '../../../api/trade/managed';
 
 export const CONSENT_TEXT =
   'Every bracket is guarded by the server, so it holds with your browser closed: it places a resting entry’s stop-loss and take-profits the moment the entry fills, ' +

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 
-/** A ✕ click waiting for the user's yes (confirm flags for chart lines). */
+/** A ✕ click waiting for the user's yes (confirm flags of the chart lines and the DOM ladder's chips). */
 export type PendingLineAction = { kind: 'cancel'; orderId: string; question: string } | { kind: 'close'; symbol: string; question: string };
 
 export interface TradeLineConfirmProps {
@@ -8,10 +8,12 @@ export interface TradeLineConfirmProps {
   pending: PendingLineAction | null;
   onClose: () => void;
   onConfirm: (pending: PendingLineAction) => void;
+  /** The dialog's test id (the chart's lines: `chart-line-confirm`). */
+  testId?: string;
 }
 
-/** "Cancel the … order at …?" / "Close the … at market?" for a chart line's ✕. */
-export function TradeLineConfirm({ pending, onClose, onConfirm }: TradeLineConfirmProps) {
+/** "Cancel the … order at …?" / "Close the … at market?" for a chart line's (or a ladder chip's) ✕. */
+export function TradeLineConfirm({ pending, onClose, onConfirm, testId = 'chart-line-confirm' }: TradeLineConfirmProps) {
   return (
     <Modal
       opened={pending !== null}
@@ -19,7 +21,7 @@ export function TradeLineConfirm({ pending, onClose, onConfirm }: TradeLineConfi
       title={pending?.kind === 'close' ? 'Close position' : 'Cancel order'}
       size="sm"
       centered
-      data-testid="chart-line-confirm"
+      data-testid={testId}
     >
       <Text size="sm" mb="md">
         {pending?.question}

@@ -2,8 +2,8 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TradeLimitsStatus } from '../../api/contracts/funded-users';
-import { installFakeApi, signInForTest } from '../../api/testing/fake-api';
+import type { TradeLimitsStatus } from '../../../api/contracts/funded-users';
+import { installFakeApi, signInForTest } from '../../../api/testing/fake-api';
 import { DayLockBanner } from './day-lock-banner';
 
 const KEY = { apiKeyId: '11111111-1111-4111-8111-111111111111', keyPassword: 'key-password-1' };

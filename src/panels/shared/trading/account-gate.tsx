@@ -1,16 +1,16 @@
 import { Anchor, Badge, Button, Checkbox, Group, PasswordInput, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { useCreateApiKey } from '../../api/api-keys/create-api-key';
-import { useCreateSimCredentials } from '../../api/api-keys/create-sim-credentials';
-import { useUnlockApiKey } from '../../api/api-keys/unlock-api-key';
-import { errorMessage } from '../../api/errors';
-import { KEY_PASSWORD_MIN } from '../../api/contracts/api-keys';
-import { useConfig } from '../../api/config/get-config';
-import type { ExchangeId } from '../../api/contracts/common';
-import { setApiKeyId } from '../../state/user-settings';
-import { PanelMessage } from '../shared/panel-message';
-import type { TradingAccount } from '../shared/trading/use-trading-account';
+import { useCreateApiKey } from '../../../api/api-keys/create-api-key';
+import { useCreateSimCredentials } from '../../../api/api-keys/create-sim-credentials';
+import { useUnlockApiKey } from '../../../api/api-keys/unlock-api-key';
+import { errorMessage } from '../../../api/errors';
+import { KEY_PASSWORD_MIN } from '../../../api/contracts/api-keys';
+import { useConfig } from '../../../api/config/get-config';
+import type { ExchangeId } from '../../../api/contracts/common';
+import { setApiKeyId } from '../../../state/user-settings';
+import { PanelMessage } from '../panel-message';
+import type { TradingAccount } from './use-trading-account';
 
 const STATE_COLOR = { connecting: 'gray', connected: 'teal', reconnecting: 'yellow', error: 'red' } as const;
 
@@ -92,7 +92,7 @@ function Unlock({ account }: { account: TradingAccount }) {
         if (!password || !key || check.isPending) return;
         setProblem(null);
         check.mutate(
-          { id: key.id, keyPassword: password },
+          { id: key.id, keyPassword: password, remember },
           {
             onSuccess: () => account.unlock(password, remember),
             onError: (err) => setProblem(errorMessage(err, 'The key could not be unlocked')),

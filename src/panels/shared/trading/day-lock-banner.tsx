@@ -1,8 +1,8 @@
 import { Alert } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
-import { useTradeLimits } from '../../api/trade/get-trade-limits';
-import type { TradeKey } from '../../api/trade/trade-key';
-import { formatUsdDecimal as dollars } from '../../ui/usd-decimal';
+import { useTradeLimits } from '../../../api/trade/get-trade-limits';
+import type { TradeKey } from '../../../api/trade/trade-key';
+import { formatUsdDecimal as dollars } from '../../../ui/usd-decimal';
 
 /**
  * Over a funded user's Order entry while the daily loss limit holds the key (issue 21): the loss, the

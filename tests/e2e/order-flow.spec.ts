@@ -1,0 +1,168 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { ApiClient, signInThroughUi, signUpFreshUser } from './helpers';
+
+// The order flow panels (issue 25 §2) on the simulator's binance BTCUSDT: the Order book and the Trades
+// tape stream the simulator's book and prints; a click on a level gives Order entry its price; the DOM
+// ladder places a limit with a click, moves it by dragging its chip, cancels it with its ✕, and refuses
+// a click on the wrong side of the market without sending anything.
+
+let admin: ApiClient;
+let registrationWas: boolean;
+
+test.beforeAll(async () => {
+  admin = await ApiClient.admin();
+  registrationWas = await admin.setFlag('FF_ENABLE_REGISTRATION', true);
+});
+
+test.afterAll(async () => {
+  await admin.setFlag('FF_ENABLE_REGISTRATION', registrationWas);
+  await admin.dispose();
+});
+
+const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
+/** The tabset (flexlayout container) holding the tab `name`. */
+const tabsetOf = (page: Page, name: string): Locator => page.locator('.flexlayout__tabset_container, .flexlayout__tabset', { has: tab(page, name) }).last();
+
+/** A new trader, signed in, with a simulator key created from Order entry and unlocked (stream connected). */
+async function traderWithSimKey(page: Page, label: string): Promise<void> {
+  await signInThroughUi(page, await signUpFreshUser(label));
+  await tab(page, 'Order entry').click();
+  const orderEntry = page.getByTestId('panel-order-entry');
+  await orderEntry.getByLabel('Key password for a new simulator key').fill('trade-pass-1');
+  await orderEntry.getByRole('button', { name: 'Create a simulator key' }).click();
+  const unlock = orderEntry.getByTestId('unlock-key');
+  await expect(unlock).toBeVisible({ timeout: 15_000 });
+  await unlock.getByLabel('Key password').fill('trade-pass-1');
+  await unlock.getByRole('button', { name: 'Unlock' }).click();
+  await expect(orderEntry.getByTestId('account-stream-status')).toHaveText('connected', { timeout: 15_000 });
+}
+
+async function addPanel(page: Page, title: string): Promise<void> {
+  await page.getByRole('button', { name: 'Add panel' }).click();
+  await page.getByRole('menuitem', { name: new RegExp(`^${title}`) }).click();
+  await expect(tab(page, title)).toHaveAttribute('aria-selected', 'true');
+}
+
+/** The numbers of the rows' `data-price`, as shown top to bottom. */
+async function rowPrices(rows: Locator): Promise<number[]> {
+  return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-price')))).filter((p): p is string => p !== null).map(Number);
+}
+
+test('the order book and the trades tape stream the simulated pair; a click on a bid level gives Order entry its price', async ({ page }) => {
+  await traderWithSimKey(page, 'order-flow');
+
+  await addPanel(page, 'Order book');
+  const book = page.getByTestId('order-book');
+  await expect(book).toHaveAttribute('data-status', 'live', { timeout: 20_000 });
+  await expect(page.getByTestId('order-book-sim')).toBeVisible();
+  const bids = book.getByTestId('order-book-bids').locator('[data-price]');
+  const asks = book.getByTestId('order-book-asks').locator('[data-price]');
+  await expect(bids.first()).toBeVisible();
+  await expect(asks.first()).toBeVisible();
+  // Bids below asks, each side in price order (asks shown highest first, above the spread).
+  const bidPrices = await rowPrices(bids);
+  const askPrices = await rowPrices(asks);
+  expect(Math.max(...bidPrices)).toBeLessThan(Math.min(...askPrices));
+  expect(bidPrices).toEqual([...bidPrices].sort((a, b) => b - a));
+  await expect(book.getByTestId('order-book-spread')).toContainText(/\d/);
+
+  // A click on the third bid: Order entry takes that price (a limit buy there).
+  // Rows are written in place as the book moves: the price is read in the same task as the click.
+  const price = Number(
+    await bids.nth(2).evaluate((el) => {
+      const at = el.getAttribute('data-price');
+      (el as HTMLElement).click();
+      return at;
+    }),
+  );
+  await tab(page, 'Order entry').click();
+  const entry = page.getByTestId('panel-order-entry');
+  await expect.poll(async () => Number(await entry.getByLabel('Price').inputValue()), { timeout: 10_000 }).toBe(price);
+
+  await addPanel(page, 'Trades tape');
+  const tape = page.getByTestId('trades-tape');
+  await expect(page.getByTestId('trades-tape-sim')).toBeVisible();
+  await expect(tape.locator('[data-testid=tape-row][data-side]').first()).toBeVisible({ timeout: 20_000 });
+  const side = await tape.locator('[data-testid=tape-row][data-side]').first().getAttribute('data-side');
+  expect(['buy', 'sell']).toContain(side);
+});
+
+test('the DOM ladder: a click places a limit buy, its chip dragged moves it, its ✕ cancels it; a buy above the market is refused', async ({ page }) => {
+  test.setTimeout(120_000);
+  await traderWithSimKey(page, 'dom-ladder');
+  await addPanel(page, 'DOM ladder');
+  // Maximised: rows enough on both sides of the market.
+  await tabsetOf(page, 'DOM ladder').getByRole('button', { name: 'Maximize tabset' }).click();
+  const ladder = page.getByTestId('panel-dom-ladder');
+  await expect(ladder.getByTestId('dom-ladder-status')).toHaveText(/live/i, { timeout: 20_000 });
+  await ladder.getByTestId('dom-ladder-quick-sizes').getByRole('button', { name: '0.01', exact: true }).click();
+  // Rows of 10 USD (100 ticks): the simulated market moves tens of USD a minute and the ladder re-centres
+  // when the mid leaves its rows; on rows of a tick (a few USD in all) the rows read below would be gone.
+  await ladder.getByLabel('Row grouping').click();
+  await page.getByRole('option', { name: '10', exact: true }).click();
+  const rows = ladder.getByTestId('dom-ladder-rows').locator('[data-price]');
+  await expect(rows.nth(20)).toBeVisible();
+  const rowStep = async () => {
+    const [a = 0, b = 0] = await rowPrices(rows);
+    return Math.round(a - b);
+  };
+  await expect.poll(rowStep).toBe(10);
+  // The pointer on the rows holds the ladder's centre (a row does not change its price under a click):
+  // the rows read here are the rows clicked below, however the market moves meanwhile.
+  await ladder.getByTestId('dom-ladder-rows').hover();
+  // Rows top to bottom, high to low; the best bid is the highest row with a bid size; the target four rows under it.
+  const prices = await rowPrices(rows);
+  expect(prices).toEqual([...prices].sort((a, b) => b - a));
+  const bidded = await rows.evaluateAll((els) => els.map((e) => (e.querySelector('[data-col="bid"]')?.textContent ?? '').trim() !== ''));
+  const best = bidded.indexOf(true);
+  expect(best).toBeGreaterThan(0);
+  const count = prices.length;
+  expect(count - best).toBeGreaterThan(8);
+  const targetPrice = await rows.nth(best + 4).getAttribute('data-price');
+  // By price, not by position: the ladder re-centres when the market leaves its rows.
+  const target = ladder.locator(`[data-price="${targetPrice}"]`);
+
+  // The ask column of a row below the market: a sell limit there would fill at once — refused, nothing sent.
+  let sent = 0;
+  page.on('request', (r) => {
+    if (/\/v1\/trade\/[^/]+\/orders$/.test(r.url()) && r.method() === 'POST') sent += 1;
+  });
+  await target.locator('[data-col="ask"]').click();
+  await expect(ladder.getByTestId('dom-ladder-message')).toContainText(/\S/);
+  expect(sent).toBe(0);
+
+  // A click in the bid column: a limit buy at that row, its chip on the row once the exchange acknowledged it.
+  const placed = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/orders$/.test(r.url()) && r.request().method() === 'POST');
+  await target.locator('[data-col="bid"]').click();
+  const res = await placed;
+  expect(res.status()).toBe(201);
+  const order = (await res.json()) as { id: string; price: string; side: string; type: string };
+  expect(order.side).toBe('BUY');
+  expect(order.type).toBe('LIMIT');
+  expect(Number(order.price)).toBe(Number(targetPrice));
+  const chip = ladder.locator(`[data-order-id="${order.id}"]`);
+  await expect(chip).toBeVisible({ timeout: 15_000 });
+  await expect(ladder.locator(`[data-price="${targetPrice}"] [data-order-id="${order.id}"]`)).toBeVisible();
+
+  // Dragged two rows down: amended on the exchange, the chip on its new row.
+  const lowerPrice = await rows.nth(best + 6).getAttribute('data-price');
+  const lower = ladder.locator(`[data-price="${lowerPrice}"]`);
+  const amended = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/orders\//.test(r.url()) && r.request().method() === 'PATCH');
+  await chip.dragTo(lower.locator('[data-col="buy-orders"]'));
+  const patch = await amended;
+  expect(patch.status()).toBe(200);
+  expect(Number(((await patch.json()) as { price: string }).price)).toBe(Number(lowerPrice));
+  await expect(ladder.locator(`[data-price="${lowerPrice}"] [data-order-id]`)).toBeVisible({ timeout: 15_000 });
+
+  // Its ✕ cancels it, asking first (confirmCancelOrder is on for a new user).
+  const moved = ladder.locator(`[data-price="${lowerPrice}"] [data-order-id]`).first();
+  await moved.getByRole('button', { name: /^Cancel the buy limit/ }).click();
+  // The dialog (Mantine's modal root carries the test id but has no box of its own).
+  const confirm = page.getByRole('dialog', { name: 'Cancel order' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel order' }).click();
+  await expect(ladder.locator('[data-order-id]')).toHaveCount(0, { timeout: 15_000 });
+  await tabsetOf(page, 'DOM ladder').getByRole('button', { name: 'Restore tabset' }).click();
+  await tab(page, 'Orders').click();
+  await expect(page.getByTestId('panel-orders').getByTestId('no-orders')).toBeVisible({ timeout: 15_000 });
+});
