@@ -210,11 +210,11 @@ function measureFrames(seconds) {
  * Main-thread busy time per frame from a Chrome trace: the page's top-level tasks (on the thread
  * that ran `console.timeStamp`), merged, cut at the frame boundaries the page saw.
  */
-function traceWork(trace, raw) {
+export function traceWork(trace, raw, mark = MARK) {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
-  const mark = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === MARK);
-  if (!mark) return null;
-  const onThread = events.filter((e) => e.pid === mark.pid && e.tid === mark.tid && e.ph === 'X' && typeof e.dur === 'number');
+  const at = events.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === mark);
+  if (!at) return null;
+  const onThread = events.filter((e) => e.pid === at.pid && e.tid === at.tid && e.ph === 'X' && typeof e.dur === 'number');
   const name = onThread.some((e) => e.name === 'ThreadControllerImpl::RunTask') ? 'ThreadControllerImpl::RunTask' : 'RunTask';
   const tasks = onThread
     .filter((e) => e.name === name)
@@ -226,7 +226,7 @@ function traceWork(trace, raw) {
     if (top && t[0] <= top[1]) top[1] = Math.max(top[1], t[1]);
     else merged.push([...t]);
   }
-  const bounds = raw.frames.map((f) => mark.ts + (f - raw.t0) * 1000);
+  const bounds = raw.frames.map((f) => at.ts + (f - raw.t0) * 1000);
   const perFrame = [];
   let k = 0;
   for (let i = 0; i + 1 < bounds.length; i++) {
@@ -246,7 +246,7 @@ function traceWork(trace, raw) {
   };
 }
 
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.console'];
+export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.console'];
 
 /** The scenario entry for scripts/bench.mjs (`run` instead of a page function). */
 export function scannerScenario({ root, appPort, quick }) {

@@ -7,7 +7,7 @@
 //   --sizes=1e4,1e5    bar counts;  --dpr=1,2  device pixel ratios;  --libs=engine,lwc
 //   --port=8121        port of the static server (BENCH_PORT)
 //   --app-port=N       port of the app server the four-charts and scanner scenarios start (BENCH_APP_PORT; default --port + 1)
-//   --scenarios=a,b    run only these (session, gpu, four-charts, scanner, first-load); their sections replace those in results.md
+//   --scenarios=a,b    run only these (session, gpu, four-charts, scanner, order-flow, first-load); their sections replace those in results.md
 //   --gpu-runs=N       runs of the gpu scenario (default 5, quick 3); each run visits every chart in turn
 //   --dry-run          print and keep .out/results.json, leave results.md alone
 //   --interleave       every scenario visits each cell once per run (default only for gpu), so load from
@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
 import { firstLoadScenario } from './bench-first-load.mjs';
+import { orderFlowScenario } from './bench-order-flow.mjs';
 import { gpuReport, sessionReport } from './bench-report.mjs';
 import { scannerScenario } from './bench-scanner.mjs';
 import { fourChartsScenario, mergeResultSections } from './bench-workstation.mjs';
@@ -112,6 +113,8 @@ const SCENARIOS = [
   fourChartsScenario({ root: ROOT, appPort: mode.appPort, quick }),
   // The same, with 2,000 scanner rows streaming beside a chart (issue 14).
   scannerScenario({ root: ROOT, appPort: mode.appPort, quick }),
+  // Order book, Trades tape and DOM ladder at 50 book updates/s and 100 trades/s beside a chart (issue 25 §2).
+  orderFlowScenario({ root: ROOT, appPort: mode.appPort, quick }),
   // Bytes on the wire for /login and /trade, plain and compressed (issue 25 §5, scripts/bench-first-load.mjs).
   firstLoadScenario({ root: ROOT, appPort: mode.appPort }),
 ];
