@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, type EntryTerms } from './order-math';
+import { notionalProblem, preview, qtyProblem, snapPrice, snapQty, stopFromPercent, targetAtR, type EntryTerms } from './order-math';
 
 const BTCUSDT: EntryTerms = { category: 'linear', contractSize: '1', stepSize: '0.001', minQty: '0.001', maxQty: '1000', tickSize: '0.1' };
 const XBTUSD: EntryTerms = { category: 'inverse', contractSize: '1', stepSize: '100', minQty: '100', maxQty: '10000000', tickSize: '0.5' };
@@ -14,6 +14,15 @@ describe('order entry math', () => {
     expect(qtyProblem('2000', BTCUSDT)).toBe('Above the maximum 1000');
     expect(qtyProblem('', BTCUSDT)).toBe('Enter a size');
     expect(qtyProblem('0.010', BTCUSDT)).toBeNull();
+  });
+
+  it("says an order worth less than the exchange's minimum order value before it is sent; reduce-only and inverse are exempt", () => {
+    const withMin: EntryTerms = { ...BTCUSDT, minNotional: '100' };
+    expect(notionalProblem('0.001', '73261.3', withMin, false)).toBe("Worth 73.26, below the exchange's minimum order value 100");
+    expect(notionalProblem('0.002', '73261.3', withMin, false)).toBeNull();
+    expect(notionalProblem('0.001', '73261.3', withMin, true)).toBeNull();
+    expect(notionalProblem('0.001', '73261.3', BTCUSDT, false)).toBeNull();
+    expect(notionalProblem('100', '65000', { ...XBTUSD, minNotional: '100' }, false)).toBeNull();
   });
 
   it('stops from % on the losing side, targets at R on the winning side, for longs and shorts', () => {

@@ -8,7 +8,7 @@ import { isNumberText, type EntryTerms } from '../shared/trading/size-checks';
  * math: size from risk, money at risk, R of each target, margin and estimated liquidation.
  */
 // The size checks live in `../shared/trading/size-checks.ts` (the DOM ladder checks its size the same way).
-export { isNumberText, qtyProblem, snapQty, typingProblem, type EntryTerms } from '../shared/trading/size-checks';
+export { isNumberText, notionalProblem, qtyProblem, snapQty, typingProblem, type EntryTerms } from '../shared/trading/size-checks';
 
 /** A price typed by the trader, snapped to the tick (nearest). */
 export function snapPrice(value: string, tick: string): string {

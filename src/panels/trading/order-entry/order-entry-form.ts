@@ -5,7 +5,7 @@ import { sideSchema, timeInForceSchema, type Side, type TimeInForce } from '../.
 import type { OrderEntryType } from '../../../state/user-settings';
 import { MANAGED_DRAFT_OFF, managedOf, type ManagedDraft } from '../managed-bracket-fields';
 import { wrongSides } from '../order-entry-text';
-import { isNumberText, qtyProblem, type EntryTerms } from '../order-math';
+import { isNumberText, notionalProblem, qtyProblem, type EntryTerms } from '../order-math';
 
 /**
  * Order entry's form model (react-hook-form): every field as the trader typed it — prices and sizes
@@ -114,6 +114,9 @@ export function orderEntrySchema(ctx: OrderEntryContext) {
     // With the stop on the wrong side no size can be computed: that, not the size, is the problem.
     const size = qtyProblem(ctx.size, ctx.terms);
     if (size && !(bracket && v.sizeMode === 'risk' && wrong['stopLoss.triggerPrice'])) at('qty', size);
+    // Below the exchange's minimum order value it would be refused: said here (a ladder's rungs are checked by the server).
+    const value = size || ladder ? null : notionalProblem(ctx.size, ctx.entryPrice, ctx.terms, !bracket && v.reduceOnly);
+    if (value) at('qty', value);
     if (bracket) {
       if (!isNumberText(v.stopLoss.triggerPrice)) at('stopLoss.triggerPrice', 'Enter the stop-loss');
       if (v.entryKind === 'LIMIT' && !isNumberText(v.price)) at('entry.price', 'Enter the entry price');

@@ -33,7 +33,7 @@ export function useEntryMarket(account: ReturnType<typeof useTradingAccount>) {
   const { data: instruments } = useExchangeInfo(account.exchange as ExchangeId, account.network === 'TESTNET');
   const instrument = instruments?.find((i) => i.symbol === s.tradingPair);
   const terms: EntryTerms = instrument
-    ? { category: instrument.category === 'inverse' ? 'inverse' : 'linear', contractSize: instrument.contractValue, stepSize: instrument.stepSize, minQty: instrument.minQty, maxQty: instrument.maxQty, tickSize: instrument.tickSize }
+    ? { category: instrument.category === 'inverse' ? 'inverse' : 'linear', contractSize: instrument.contractValue, stepSize: instrument.stepSize, minQty: instrument.minQty, maxQty: instrument.maxQty, tickSize: instrument.tickSize, ...(instrument.limits?.minNotional ? { minNotional: instrument.limits.minNotional } : {}) }
     : {
         category: s.category === 'inverse' ? 'inverse' : 'linear',
         contractSize: str(dec(s.contractValue > 0 ? s.contractValue : 1)),
