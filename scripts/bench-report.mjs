@@ -149,3 +149,32 @@ export function gpuReport(results, { title, dprs, runs, load, before }) {
   out.push('### Target (issue 15, same run)', '', ...targetLines);
   return out.join('\n');
 }
+
+/**
+ * The first-frame scenario (issue 25 §4): from handing the data over to the frame after the first paint,
+ * at 1M and 10M bars, beside lightweight-charts (1M only: at 10M it needs minutes) and the bare Pixi chart
+ * (the floor of this stack). Budgets: 1M ≤ 180 ms and ≥ 15× lightweight-charts (DESIGN §7); 10M ≤ 300 ms.
+ */
+export function firstFrameReport(results, { title, dprs, load }) {
+  const out = [`## ${title}`, '', `Load average at the end: ${load.map((l) => l.toFixed(1)).join(' / ')}.`, ''];
+  out.push('| dpr | bars | lightweight-charts | bare Pixi chart | engine (its call / first paint) | engine vs lightweight-charts | engine vs bare Pixi | budget | met |');
+  out.push('|---|---:|---:|---:|---:|---:|---:|---|:---:|');
+  for (const dpr of dprs) {
+    for (const bars of FIRST_FRAME_SIZES) {
+      const b = find(results, 'lwc', bars, dpr);
+      const p = find(results, 'pixi', bars, dpr);
+      const e = find(results, 'engine', bars, dpr);
+      if (!e) continue;
+      const ms = e.load.presentedMs;
+      const vsLwc = b ? ratio(b.load.presentedMs, ms) : Number.NaN;
+      const big = bars >= 1e7;
+      const met = big ? ms <= 300 : ms <= 180 && vsLwc >= 15;
+      const cells = [dpr, sizeName(bars), fmt(b?.load.presentedMs), fmt(p?.load.presentedMs), `${fmt(ms)} (${fmt(e.load.syncMs)} / ${fmt(e.load.paintedMs)})`, fmtRatio(vsLwc), fmtRatio(p ? ratio(p.load.presentedMs, ms) : Number.NaN)];
+      out.push(`| ${cells.join(' | ')} | ${big ? '≤ 300 ms' : '≤ 180 ms, ≥ 15×'} | ${met ? 'yes' : '**no**'} |`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** The bar counts of the first-frame scenario. */
+export const FIRST_FRAME_SIZES = [1_000_000, 10_000_000];

@@ -7,7 +7,7 @@
 //   --sizes=1e4,1e5    bar counts;  --dpr=1,2  device pixel ratios;  --libs=engine,lwc
 //   --port=8121        port of the static server (BENCH_PORT)
 //   --app-port=N       port of the app server the four-charts and scanner scenarios start (BENCH_APP_PORT; default --port + 1)
-//   --scenarios=a,b    run only these (session, gpu, four-charts, scanner, order-flow, first-load); their sections replace those in results.md
+//   --scenarios=a,b    run only these (session, first-frame, gpu, four-charts, scanner, order-flow, first-load); their sections replace those in results.md
 //   --gpu-runs=N       runs of the gpu scenario (default 5, quick 3); each run visits every chart in turn
 //   --dry-run          print and keep .out/results.json, leave results.md alone
 //   --interleave       every scenario visits each cell once per run (default only for gpu), so load from
@@ -28,7 +28,7 @@ import { chromium } from '@playwright/test';
 import { build } from 'vite';
 import { firstLoadScenario } from './bench-first-load.mjs';
 import { orderFlowScenario } from './bench-order-flow.mjs';
-import { gpuReport, sessionReport } from './bench-report.mjs';
+import { FIRST_FRAME_SIZES, firstFrameReport, gpuReport, sessionReport } from './bench-report.mjs';
 import { scannerScenario } from './bench-scanner.mjs';
 import { fourChartsScenario, mergeResultSections } from './bench-workstation.mjs';
 
@@ -108,6 +108,16 @@ const SCENARIOS = [
       ),
     params: ({ lib, bars }) => ({ lib, bars, seed: 1, frames: 60, visible: [200, 5000, 20000], indicatorsVisible: 5000, panBudgetMs: quick ? 10_000 : 20_000 }),
     report: gpuReport,
+  },
+  {
+    // Issue 25 §4: the first frame alone at 1M and 10M bars (the session page with the rest cut to a couple
+    // of frames), beside lightweight-charts (1M only) and the bare Pixi chart; its own report and budgets.
+    name: 'first-frame',
+    page: 'session',
+    title: 'First frame at 1M and 10M bars (engine, bare Pixi chart, lightweight-charts)',
+    cells: () => mode.dprs.flatMap((dpr) => FIRST_FRAME_SIZES.flatMap((bars) => ['lwc', 'pixi', 'engine'].filter((lib) => lib !== 'lwc' || bars < 1e7).map((lib) => ({ dpr, bars, lib })))),
+    params: ({ lib, bars }) => ({ lib, bars, seed: 1, frames: 2, liveUpdates: 2, liveBudgetMs: 2_000, panBudgetMs: 2_000 }),
+    report: (results, opts) => firstFrameReport(results, opts),
   },
   // Runs the product itself (server + signed-in workstation), not the bench page: `run` replaces the page function.
   fourChartsScenario({ root: ROOT, appPort: mode.appPort, quick }),
@@ -217,7 +227,7 @@ async function main() {
         await page.goto(`http://127.0.0.1:${mode.port}/index.html`);
         await page.waitForFunction(() => window.__bench?.ready === true);
         const t0 = Date.now();
-        const result = await page.evaluate(([name, params]) => window.__bench.run(name, params), [scenario.name, scenario.params(cell)]);
+        const result = await page.evaluate(([name, params]) => window.__bench.run(name, params), [scenario.page ?? scenario.name, scenario.params(cell)]);
         console.log(`  ${scenario.name} ${cell.lib} ${cell.bars} bars dpr ${cell.dpr} run ${r + 1}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
         runsOf[c].push(result);
         await context.close();
