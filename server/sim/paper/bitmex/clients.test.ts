@@ -159,7 +159,9 @@ describe('bitmex-realtime-api on the paper exchange', () => {
     expect(pos.foreignNotional).toBe(-200);
     expect(Number(pos.homeNotional)).toBeCloseTo(200 / Number(pos.markPrice), 6);
     const [restPos] = await call<Row[]>('GET', `/position?filter=${encodeURIComponent(JSON.stringify({ symbol: SYMBOL }))}`);
-    expect(restPos).toMatchObject({ currentQty: 200, homeNotional: pos.homeNotional, foreignNotional: -200 });
+    // REST values the position at the mark of its own moment (the stream's row may be a mark older).
+    expect(restPos).toMatchObject({ currentQty: 200, foreignNotional: -200 });
+    expect(Number(restPos.homeNotional)).toBeCloseTo(200 / Number(restPos.markPrice), 6);
 
     // A resting limit, amended, then cancelled.
     const limit = await call('POST', '/order', { symbol: SYMBOL, side: 'Buy', orderQty: 100, price: half(last * 0.8), clOrdID: 'day-limit' });
