@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page, type Request } from '@playwright/test';
-import { ApiClient, roomAround, signInThroughUi, signUpFreshUser, withFlags, yForPrice, type Credentials } from './helpers';
+import { ApiClient, priceAtY, roomAround, signInThroughUi, signUpFreshUser, withFlags, yForPrice, type Credentials } from './helpers';
 
 // The chart panel (issues 4 and 5) against the simulator: live candles, a second chart on another
 // pair, the data source following exchange and interval, drawings kept on the server, alerts on the
@@ -239,8 +239,11 @@ test('alerts on the chart: set from the menu and with Alt+A, and a line dragged 
     const x = (await panePoint(body, 0.6, 0.5)).x;
 
     // Right-click above the market: "Add alert at …".
+    // 0.2 % away, or half-way to the plot's edge when the market sits near it (autoscale keeps a margin, not a percent).
     const live = await lastPrice(body);
-    const aboveY = await yForPrice(page, body, live * 1.002, x);
+    const box = (await body.boundingBox())!;
+    const top = await priceAtY(page, body, x, box.y + 24);
+    const aboveY = await yForPrice(page, body, Math.min(live * 1.002, live + (top - live) / 2), x);
     const created = page.waitForResponse((r) => r.url().endsWith('/v1/alerts') && r.request().method() === 'POST');
     await page.mouse.click(x, aboveY, { button: 'right' });
     await page.getByRole('menuitem', { name: /^Add alert at / }).click();
@@ -250,7 +253,9 @@ test('alerts on the chart: set from the menu and with Alt+A, and a line dragged 
     await expect(page.getByTestId('alerts-active').getByRole('listitem')).toHaveCount(1);
 
     // Alt+A at the crosshair, below the market.
-    const belowY = await yForPrice(page, body, (await lastPrice(body)) * 0.997, x);
+    const bottom = await priceAtY(page, body, x, box.y + box.height - 34);
+    const now = await lastPrice(body);
+    const belowY = await yForPrice(page, body, Math.max(now * 0.997, now - (now - bottom) / 2), x);
     await page.mouse.move(x, belowY);
     const hotkey = page.waitForResponse((r) => r.url().endsWith('/v1/alerts') && r.request().method() === 'POST');
     await page.keyboard.press('Alt+KeyA');
