@@ -10,7 +10,8 @@ export default defineConfig({
   plugins: [react()],
   server: {
     proxy: {
-      '/v1': { target: apiTarget, changeOrigin: true },
+      // ws: the app's /v1/stream and the account stream /v1/trade/stream are WebSockets.
+      '/v1': { target: apiTarget, changeOrigin: true, ws: true },
       '/sim': { target: apiTarget, changeOrigin: true, ws: true },
       '/docs': { target: apiTarget, changeOrigin: true },
     },

@@ -8,7 +8,7 @@
 //
 // Measured per cell: frame intervals and every rAF callback's work (frameWorkMeter), every main-thread
 // task cut at frame boundaries (a Chrome trace: the feed's work runs in message tasks, not in rAF),
-// long tasks, the DOM write batches of each panel per frame (a MutationObserver per panel: a paint
+// long tasks, the paints of each panel per frame (a canvas panel's `paintCount`, else a MutationObserver: a paint
 // is one batch, so two in a frame is a second repaint), heap after a forced GC at the start and end
 // of the window, and the JavaScript allocated meanwhile by source file (V8's sampling heap profiler,
 // counting collected objects too, mapped through the build's source maps).
@@ -52,9 +52,9 @@ const CPU_RASTER_ARGS = [
   '--disable-gpu-rasterization',
 ];
 const PANELS = [
-  { id: 'order-book', name: 'Order book', root: '[data-testid=order-book]' },
-  { id: 'trades-tape', name: 'Trades tape', root: '[data-testid=trades-tape]' },
-  { id: 'dom-ladder', name: 'DOM ladder', root: '[data-testid=dom-ladder-rows]' },
+  { id: 'order-book', name: 'Order book', root: '[data-testid=order-book-canvas]' },
+  { id: 'trades-tape', name: 'Trades tape', root: '[data-testid=trades-tape-canvas]' },
+  { id: 'dom-ladder', name: 'DOM ladder', root: '[data-testid=dom-ladder-canvas]' },
 ];
 /** Where an allocation is counted: the innermost frame from one of these sources. */
 const BUCKETS = [
@@ -91,17 +91,28 @@ async function simMarket(base) {
   return { tick: Number(tick), decimals, midTicks: Math.round(bid / Number(tick)) };
 }
 
-/** In the page: frames, rAF work, long tasks and each panel's DOM write batches per frame over `seconds`. */
+/**
+ * In the page: frames, rAF work, long tasks and each panel's paints per frame over `seconds` — a
+ * canvas panel's `paintCount` (src/panels/shared/canvas/painted.ts) read each frame, else its DOM
+ * write batches (a MutationObserver).
+ */
 function measureOrderFlow({ seconds, panels, mark }) {
   return new Promise((resolve) => {
     let frame = 0;
     const batches = panels.map(() => new Map());
+    const canvases = panels.map((selector) => document.querySelector(selector)).map((el) => (el && typeof el.paintCount === 'number' ? { el, seen: el.paintCount } : null));
     const observers = panels.map((selector, i) => {
       const mo = new MutationObserver(() => batches[i].set(frame, (batches[i].get(frame) ?? 0) + 1));
       const el = document.querySelector(selector);
-      if (el) mo.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
+      if (el && !canvases[i]) mo.observe(el, { subtree: true, childList: true, attributes: true, characterData: true });
       return mo;
     });
+    const countPaints = () =>
+      canvases.forEach((c, i) => {
+        if (!c || c.el.paintCount === c.seen) return;
+        batches[i].set(frame, (batches[i].get(frame) ?? 0) + c.el.paintCount - c.seen);
+        c.seen = c.el.paintCount;
+      });
     const longTasks = [];
     const lt = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
     try {
@@ -117,6 +128,7 @@ function measureOrderFlow({ seconds, panels, mark }) {
     console.timeStamp(mark);
     let last = -1;
     const tick = (t) => {
+      countPaints();
       frame += 1;
       frames.push(t);
       if (last >= 0) {
@@ -266,8 +278,8 @@ async function openWorkstation(page, base, admin, panels) {
       if (!withPanels) return true;
       return (
         document.querySelector('[data-testid=order-book]')?.getAttribute('data-status') === 'live' &&
-        document.querySelector('[data-testid=trades-tape] [data-testid=tape-row][data-side]') !== null &&
-        document.querySelectorAll('[data-testid=dom-ladder-rows] [data-price]').length > 10
+        (document.querySelector('[data-testid=trades-tape-canvas]')?.painted?.length ?? 0) > 0 &&
+        (document.querySelector('[data-testid=dom-ladder-canvas]')?.painted?.rows.length ?? 0) > 10
       );
     },
     panels,
@@ -402,7 +414,7 @@ function orderFlowReport(title, result) {
   return [
     `## ${title}`,
     '',
-    `The workstation at 1600×900, dpr 1: a live chart (binance ${SYMBOL} 1m, simulator) alone, then with the Order book, Trades tape and DOM ladder beside it on the same pair (four columns), in the bench's browser (SwiftShader: the page's DOM is rasterised through GL in the GPU process) and, third column, in the same browser with \`--disable-gpu-rasterization\` (the DOM rasterised on the CPU). The panels' streams are the benchmark's, answered inside the page in Binance's formats (scripts/bench-order-flow-stub.mjs): \`@depth@100ms\` diffs at **${DEPTH_PER_SECOND}/s** (${LEVELS_PER_UPDATE} levels each, the touch moving a tick one update in five), the \`/fapi/v1/depth\` snapshot, \`@aggTrade\` at **${TRADES_PER_SECOND}/s** (10 ms apart: none merge in the tape's 5 ms aggregation) — the simulator's own streams are slower (depth every 100 ms, trades every 250 ms). Frames timed for ${result.seconds} s after a 3 s warm-up, untraced; then ${Math.round(b.traced.elapsedMs / 1000)} s traced (every main-thread task cut at frame boundaries) with a MutationObserver per panel (*write batches*: a paint is one batch, so a frame with two is a second repaint); then ${result.allocSeconds} s of V8's sampling heap profiler (1 KB interval, collected objects counted), each sample given to the innermost frame from the sources named (through the build's source maps). Load average at the end: ${result.load}.`,
+    `The workstation at 1600×900, dpr 1: a live chart (binance ${SYMBOL} 1m, simulator) alone, then with the Order book, Trades tape and DOM ladder beside it on the same pair (four columns), in the bench's browser (SwiftShader: the page's DOM is rasterised through GL in the GPU process) and, third column, in the same browser with \`--disable-gpu-rasterization\` (the DOM rasterised on the CPU). The panels' streams are the benchmark's, answered inside the page in Binance's formats (scripts/bench-order-flow-stub.mjs): \`@depth@100ms\` diffs at **${DEPTH_PER_SECOND}/s** (${LEVELS_PER_UPDATE} levels each, the touch moving a tick one update in five), the \`/fapi/v1/depth\` snapshot, \`@aggTrade\` at **${TRADES_PER_SECOND}/s** (10 ms apart: none merge in the tape's 5 ms aggregation) — the simulator's own streams are slower (depth every 100 ms, trades every 250 ms). Frames timed for ${result.seconds} s after a 3 s warm-up, untraced; then ${Math.round(b.traced.elapsedMs / 1000)} s traced (every main-thread task cut at frame boundaries) counting each panel's paints per frame (its canvas's \`paintCount\`; a frame with two is a second repaint); then ${result.allocSeconds} s of V8's sampling heap profiler (1 KB interval, collected objects counted), each sample given to the innermost frame from the sources named (through the build's source maps). Load average at the end: ${result.load}.`,
     '',
     `| metric | chart only | chart + Order book + Trades tape + DOM ladder |${c3 ? ' the same, DOM rasterised on the CPU |' : ''}`,
     `|---|---:|---:|${c3 ? '---:|' : ''}`,
@@ -414,7 +426,7 @@ function orderFlowReport(title, result) {
     row('traced: main-thread work per frame, all tasks: median / **p95** / p99 / max, ms', (c) => (c.trace ? `${f2(c.trace.median)} / **${f2(c.trace.p95)}** / ${f2(c.trace.p99)} / ${f(c.trace.max)}` : '–')),
     row('traced: main-thread busy, all tasks, ms per second', (c) => (c.trace ? f((c.trace.mean * c.trace.frames) / (c.traced.elapsedMs / 1000)) : '–')),
     row('book updates / trades delivered per second', (c) => `${f(c.depthPerSecond)} / ${f(c.tradesPerSecond)}`),
-    ...PANELS.map((p) => row(`${p.name}: frames with writes · most write batches in one frame · frames with more than one (of frames)`, (c) => (c.perPanel ? `${c.perPanel[p.id].framesWritten} · ${c.perPanel[p.id].maxPerFrame} · ${c.perPanel[p.id].framesOverOne} (${c.perPanel[p.id].frames})` : '–'))),
+    ...PANELS.map((p) => row(`${p.name}: frames painted · most paints in one frame · frames with more than one (of frames)`, (c) => (c.perPanel ? `${c.perPanel[p.id].framesWritten} · ${c.perPanel[p.id].maxPerFrame} · ${c.perPanel[p.id].framesOverOne} (${c.perPanel[p.id].frames})` : '–'))),
     row('JS heap after GC, start → end of the untraced window, MB (growth KB/s)', (c) => `${f(c.heap.startMB)} → ${f(c.heap.endMB)} (${f(c.heap.growthKBps)})`),
     ...bucketNames.map((n) => row(`JS allocated, ${n}, KB/s`, (c) => kbps(c, n))),
     row("JS allocated by the panels' code (painters, hooks): bytes per frame / per update", (c) => (c === a ? '–' : `${f(allocated(c, PANEL_CODE).perFrame)} / ${f(allocated(c, PANEL_CODE).perUpdate)}`)),

@@ -116,7 +116,8 @@ const SCENARIOS = [
     page: 'session',
     title: 'First frame at 1M and 10M bars (engine, bare Pixi chart, lightweight-charts)',
     cells: () => mode.dprs.flatMap((dpr) => FIRST_FRAME_SIZES.flatMap((bars) => ['lwc', 'pixi', 'engine'].filter((lib) => lib !== 'lwc' || bars < 1e7).map((lib) => ({ dpr, bars, lib })))),
-    params: ({ lib, bars }) => ({ lib, bars, seed: 1, frames: 2, liveUpdates: 2, liveBudgetMs: 2_000, panBudgetMs: 2_000 }),
+    // The engine takes typed columns (setCandleColumns); lightweight-charts and the bare Pixi chart their usual input.
+    params: ({ lib, bars }) => ({ lib, bars, seed: 1, frames: 2, liveUpdates: 2, liveBudgetMs: 2_000, panBudgetMs: 2_000, columns: true }),
     report: (results, opts) => firstFrameReport(results, opts),
   },
   // Runs the product itself (server + signed-in workstation), not the bench page: `run` replaces the page function.

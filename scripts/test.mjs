@@ -1,20 +1,42 @@
 // `npm test`: every suite, in the order that fails fastest. Each step runs even if an earlier one
 // failed (so one run reports everything), and the exit code is non-zero if any step failed.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const CHROMIUM = '/usr/bin/chromium';
+const VITEST_JSON = 'test-results/vitest.json';
 
 const steps = [
   ['lint (import directions)', 'npx', ['eslint', '.', '--max-warnings=0']],
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
-  ['unit + server tests (PGlite and PostgreSQL)', 'npx', ['vitest', 'run']],
+  // The JSON report names the failed tests again at the very end: CI keeps only the tail of the output.
+  ['unit + server tests (PGlite and PostgreSQL)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${VITEST_JSON}`]],
   ['build', 'node', ['scripts/build.mjs']],
   ['browser tests (Playwright, Chromium)', 'npx', ['playwright', 'test']],
 ];
 
+/** The failed unit tests, a line each (file › test: the first line of its error), from vitest's JSON report. */
+function failedUnitTests() {
+  if (!existsSync(VITEST_JSON)) return ['(no report: vitest did not finish)'];
+  const report = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const name = String(file.name ?? '').replace(`${process.cwd()}/`, '');
+    const failed = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    if (file.status === 'failed' && failed.length === 0) lines.push(`${name}: ${String(file.message ?? 'failed to run').split('\n')[0]}`);
+    for (const t of failed) lines.push(`${name} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`);
+  }
+  // Every test passed, yet vitest failed: errors thrown outside a test (its "Unhandled Errors" section above).
+  if (!lines.length) lines.push('no test failed: errors outside the tests (vitest\'s "Unhandled Errors" above: an exception in a callback, a rejection nobody caught)');
+  return lines;
+}
+
+mkdirSync('test-results', { recursive: true });
+rmSync(VITEST_JSON, { force: true });
 const only = process.argv.slice(2);
 const failed = [];
+/** Read right after the step (Playwright empties test-results/ when it starts). */
+let unitFailures = [];
 for (const [name, cmd, args] of steps) {
   if (only.length && !only.some((o) => name.startsWith(o))) continue;
   const t0 = Date.now();
@@ -30,10 +52,15 @@ for (const [name, cmd, args] of steps) {
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   if (r.status !== 0) {
     failed.push(name);
+    if (name.startsWith('unit')) unitFailures = failedUnitTests();
     console.log(`=== ${name}: FAILED (${secs} s) ===`);
   } else {
     console.log(`=== ${name}: ok (${secs} s) ===`);
   }
+}
+if (unitFailures.length) {
+  console.error('\nFailed unit + server tests:');
+  for (const line of unitFailures) console.error(`  ✗ ${line}`);
 }
 if (failed.length) {
   console.error(`\nFailed: ${failed.join(', ')}`);

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { accountsPlugin } from './compose/accounts';
+import { accountsPlugin, type AppStreamOptions } from './compose/accounts';
+
 import { corePlugin, type CoreOptions } from './compose/core';
 import { docsPlugin } from './compose/docs';
 import { eventsPlugin } from './compose/events';
@@ -39,6 +40,8 @@ export interface AppDeps extends CoreOptions {
   market?: MarketDeps;
   /** API-key test seams: how live-mode key checks reach the exchanges (see compose/trading.ts). */
   apiKeys?: ApiKeysOptions;
+  /** Tests: `/v1/stream`'s session check and keepalive cadence. */
+  appStream?: AppStreamOptions;
 }
 
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url));
@@ -68,7 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(eventsPlugin, { channel: deps.eventChannel });
   await app.register(httpPlugin);
   await app.register(docsPlugin);
-  await app.register(accountsPlugin);
+  await app.register(accountsPlugin, { appStream: deps.appStream });
   await app.register(simulatorPlugin, { sim: market.sim });
   await app.register(apiKeysPlugin, deps.apiKeys ?? {});
   await app.register(exchangeInfoPlugin, { proxyTargets: market.proxyTargets, proxyTimeoutMs: market.proxyTimeoutMs, exchangeInfo: market.exchangeInfo });

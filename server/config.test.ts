@@ -25,9 +25,15 @@ describe('loadConfig', () => {
       AUTH_RATE_LIMIT_WINDOW_MS: 60_000,
       BODY_LIMIT: 1024 * 1024,
       TRUST_PROXY: false,
+      SIM_EXTRA_PAIRS: 0,
     });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.JWT_SECRET).toBeUndefined();
+  });
+
+  it('bounds SIM_EXTRA_PAIRS (the bench universe) to 0–100 per exchange', () => {
+    expect(loadConfig({ SIM_EXTRA_PAIRS: '30' }).SIM_EXTRA_PAIRS).toBe(30);
+    expect(problemsOf({ SIM_EXTRA_PAIRS: '101' })).toEqual(['SIM_EXTRA_PAIRS: must be a whole number from 0 to 100 (got "101")']);
   });
 
   it('reads and converts given values; empty strings count as unset', () => {
@@ -72,6 +78,7 @@ describe('loadConfig', () => {
       KEY_UNLOCK_IDLE_MS: 30 * 60_000,
       KEY_UNLOCK_MAX_MS: 8 * 3_600_000,
       KEY_UNLOCK_REMEMBERED_MAX_MS: 30 * 86_400_000,
+      AUTH_CHECK_HOLD_MS: 10_000,
     });
   });
 

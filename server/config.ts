@@ -30,6 +30,11 @@ export const configSchema = z.object({
   ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
   PRODUCT_NAME: z.preprocess(emptyToUndefined, z.string().max(100).default('Crypto Terminal')),
   MARKET_DATA: z.preprocess(emptyToUndefined, marketDataModeSchema.default('live')),
+  /**
+   * MARKET_DATA=sim only, for `npm run bench:jobs`: this many synthetic perpetuals per exchange
+   * (`SIMB001USDT` …, sim/market/catalogue.ts `setBenchPairs`) beside the catalogue's. 0: none.
+   */
+  SIM_EXTRA_PAIRS: intInRange(0, 100, 0),
   SENTRY_DSN: optionalUrl(/^https?$/, 'https://key@host/project'),
   SMTP_URL: optionalUrl(/^smtps?$/, 'smtp://user:password@host:587'),
   MAIL_FROM: optionalString,
@@ -67,6 +72,11 @@ export const configSchema = z.object({
   KEY_UNLOCK_MAX_MS: intInRange(1000, 30 * 86_400_000, 8 * 3_600_000),
   KEY_UNLOCK_REMEMBERED_MAX_MS: intInRange(1000, 30 * 86_400_000, 30 * 86_400_000),
   /**
+   * How long a sign-in found live is held in memory before `requireUser` checks the database again
+   * (plugins/session-cache.ts); sign-out, password and role changes drop it at once on every instance. 0: never held.
+   */
+  AUTH_CHECK_HOLD_MS: intInRange(0, 60_000, 10_000),
+  /**
    * Server-side jobs (issue 13: alert evaluation, managed brackets): `false` on an instance that
    * should only answer requests. Every instance with jobs on shares the work through the database.
    */
@@ -78,6 +88,17 @@ export const configSchema = z.object({
   SERVER_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   /** How long a job's holder may go silent before another instance takes the job over. */
   JOB_LEASE_MS: intInRange(2000, 600_000, 15_000),
+  /**
+   * Jobs one instance holds at once (a managed bracket is one; each exchange and network's alerts one). Past it
+   * an instance claims nothing more, so the instances together must have room for every bracket: after a
+   * crash the survivors take over only what fits (bench:jobs: 1,000 brackets on 3 instances).
+   */
+  JOBS_MAX_PER_INSTANCE: intInRange(1, 100_000, 2_000),
+  /**
+   * How often a key's account state (services/trading/account-state.ts) is read again over REST beside its
+   * private stream (open orders, positions, balance): the slow reconcile of issue 26 §2.
+   */
+  ACCOUNT_SNAPSHOT_MS: intInRange(5000, 3_600_000, 60_000),
   /** Largest accepted request body, bytes. */
   BODY_LIMIT: intInRange(1024, 100 * 1024 * 1024, 1024 * 1024),
   /**

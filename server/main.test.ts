@@ -65,7 +65,7 @@ describe('server/main.ts (boot)', () => {
     expect(await run.exited).toBe(1);
     expect(run.out()).toContain('PORT: must be a whole number from 0 to 65535 (got "abc")');
     expect(run.out()).toContain('MARKET_DATA:');
-  });
+  }, 120_000); // a child process starts here (tsx compiles the server): room for a busy machine
 
   it('boots on a fresh DATA_DIR: admin with a printed password, /v1/config, /docs, one server per dir, clean stop, data kept', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'ct-boot-'));

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { alertRoutes } from '../routes/v1/alerts';
+import { appStreamRoutes, type AppStreamOptions } from '../routes/v1/app-stream';
 import { authRoutes } from '../routes/v1/auth';
 import { configRoutes } from '../routes/v1/config';
 import { featureFlagRoutes } from '../routes/v1/feature-flags';
@@ -13,13 +14,15 @@ import { fillRoutes, tradingVolumeRoutes } from '../routes/v1/trading-volume';
 import { userAdminRoutes } from '../routes/v1/user-admin';
 import { userRoutes } from '../routes/v1/users';
 
+export type { AppStreamOptions };
+
 /**
  * `accounts`: the product's own resources under `/v1` — config, health, auth, users and their
  * settings, feature flags, maintenance, invitations, referrals, trading volume and fills, alerts,
- * notifications (SPEC §7).
+ * notifications and the app's push channel `/v1/stream` (SPEC §7, issue 26).
  */
-export const accountsPlugin = fp(
-  async (app) => {
+export const accountsPlugin = fp<{ appStream?: AppStreamOptions }>(
+  async (app, opts) => {
     await app.register(configRoutes, { prefix: '/v1' });
     await app.register(healthRoutes, { prefix: '/v1' });
     await app.register(authRoutes, { prefix: '/v1/auth' });
@@ -34,6 +37,7 @@ export const accountsPlugin = fp(
     await app.register(fillRoutes, { prefix: '/v1/fills' });
     await app.register(alertRoutes, { prefix: '/v1/alerts' });
     await app.register(notificationRoutes, { prefix: '/v1/notifications' });
+    await app.register(appStreamRoutes, { prefix: '/v1', ...opts.appStream });
   },
   { name: 'accounts', dependencies: ['core', 'http', 'events', 'docs'] },
 );

@@ -9,6 +9,7 @@ import { registerCompression } from '../plugins/compress';
 import { registerDatabaseGuard } from '../plugins/database';
 import { registerErrorHandler } from '../plugins/errors';
 import { registerInputGuard } from '../plugins/input-guard';
+import { SessionCache } from '../plugins/session-cache';
 import { registerSecurityHeaders } from '../plugins/web';
 import { registerXsrf } from '../plugins/xsrf';
 import { rateLimitStore } from '../services/rate-limit-store';
@@ -48,7 +49,13 @@ export const httpPlugin = fp(
     // JSON messages: ws refuses a larger frame with 1009 from its length header, before buffering it
     // (its default would take 100 MiB). The trade stream allows only 4 KB until it is authenticated.
     await app.register(websocket, { options: { maxPayload: WEBSOCKET_MAX_PAYLOAD_BYTES } });
-    registerAuthentication(app, app.db, secret);
+    registerAuthentication(app, app.db, secret, new SessionCache({ ttlMs: config.AUTH_CHECK_HOLD_MS }));
+    // A sign-in held by requireUser goes, on every instance, the moment it ends or its user changes.
+    const sessions = app.sessionCache;
+    app.events.on('session.ended', ({ familyId }) => sessions.dropSession(familyId));
+    app.events.on('user.sessions-ended', ({ userId }) => sessions.dropUser(userId));
+    app.events.on('user.changed', ({ userId }) => sessions.dropUser(userId));
+    app.events.onResync(() => sessions.clear());
   },
-  { name: 'http', dependencies: ['core'] },
+  { name: 'http', dependencies: ['core', 'events'] },
 );

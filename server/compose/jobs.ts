@@ -23,10 +23,16 @@ export const jobsPlugin = fp<JobsPluginOptions>(
     const jobs = registerJobs(app, {
       instruments: (exchange, testnet = false) => app.exchangeInfo.instruments(exchange, testnet),
       connectors: app.trading.connectors,
+      accounts: app.trading.accounts,
       rest: app.marketSource.rest,
       open: app.marketSource.open,
       tuning: opts.tuning,
     });
+    // The pre-send checks read the last price from the feed's ticker streams when fresh (account-states.ts).
+    if (jobs) {
+      const { feed } = jobs;
+      app.trading.accounts.usePrices({ watch: (exchange) => feed.watch(exchange, { onPrices: () => undefined }), lastPrice: (exchange, symbol, maxAgeMs) => feed.lastPrice(exchange, symbol, maxAgeMs) });
+    }
     // Wherever a run of the key's jobs is held, it stops acting now, not at its next lease renewal.
     const stopRuns = ({ apiKeyId }: { apiKeyId: string }) => {
       jobs?.runner.abortWhere((job) => job.payload.apiKeyId === apiKeyId);

@@ -8,7 +8,7 @@ import { proxyRoutes } from '../routes/v1/proxy';
 import { ExchangeInfoService, type ExchangeInfoOptions, type FetchLike } from '../services/exchange-info';
 import { isFeatureEnabled } from '../services/feature-flags';
 import type { OpenStreamSocket } from '../services/scanner/streams';
-import simPlugin, { SimMarket } from '../sim';
+import simPlugin, { SimMarket, setBenchPairs } from '../sim';
 
 /** Where the server's own exchange reads go: the real hosts, or the simulator in-process. */
 export interface MarketSource {
@@ -58,13 +58,14 @@ export interface SimulatorOptions {
 }
 
 /**
- * `simulator`: with MARKET_DATA=sim, the market simulator and paper exchange under `/sim` (its control
+ * `simulator`: with MARKET_DATA=sim, the market simulator (+ `SIM_EXTRA_PAIRS` bench pairs) and paper exchange under `/sim` (its control
  * routes need an admin; the paper accounts live in the product's database, DESIGN §3.5); in both modes
  * `app.marketSource`, where the server's exchange reads go.
  */
 export const simulatorPlugin = fp<SimulatorOptions>(
   async (app, opts) => {
     const sim = app.config.MARKET_DATA === 'sim' ? new SimMarket({ seed: opts.sim?.seed, now: opts.sim?.now }) : null;
+    if (sim) setBenchPairs(app.config.SIM_EXTRA_PAIRS);
     if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin'), db: app.db, sealingKey: app.config.SERVER_SECRET });
     app.decorate('marketSource', {
       sim: sim !== null,

@@ -7,16 +7,20 @@ import { tradeAuditRoutes } from '../routes/v1/trade-audit';
 import { tradeStreamRoutes } from '../routes/v1/trade-stream';
 import { isFeatureEnabled } from '../services/feature-flags';
 import { createKeyValidator, type InjectFn } from '../services/key-validation';
+import { AccountStates } from '../services/trading/account-states';
 import { TradingConnectors, type SimInject } from '../services/trading/connect';
+import { FundedCache } from '../services/trading/funded-cache';
 import { TradeStreamHub } from '../services/trading/stream-hub';
 import { UnlockCache } from '../services/trading/unlock-cache';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The trading room's long-lived parts: the connectors (clocks, rate budgets) and the account streams. */
-    trading: { connectors: TradingConnectors; hub: TradeStreamHub };
+    /** The trading room's long-lived parts: the connectors (clocks, rate budgets), the keys' account states and the browser's account streams. */
+    trading: { connectors: TradingConnectors; accounts: AccountStates; hub: TradeStreamHub };
     /** Keys unlocked per sign-in (DESIGN §3.2 "Unlocking"): filled by the unlock route and trading calls. */
     unlockCache: UnlockCache;
+    /** Funded users' status and limits as the trade routes check them, dropped on `funded-user.changed`. */
+    fundedCache: FundedCache;
   }
 }
 
@@ -50,6 +54,7 @@ export const apiKeysPlugin = fp<ApiKeysOptions>(
     app.events.on('api-key.custody-withdrawn', ({ apiKeyId }) => unlocks.dropKey(apiKeyId));
     app.events.on('session.ended', ({ familyId }) => unlocks.dropSession(familyId));
     app.events.on('user.sessions-ended', ({ userId }) => unlocks.dropUser(userId));
+    app.events.on('api-key.changed', ({ apiKeyId }) => unlocks.forgetRow(apiKeyId));
     // Missed events: nothing tells what was held wrongly, so forget it all (the next call unlocks again).
     app.events.onResync(() => unlocks.clear());
     app.addHook('onClose', async () => unlocks.clear());
@@ -67,6 +72,8 @@ export interface TradingOptions {
   backoffMs?: (attempt: number) => number;
   /** Tests: how often a stream re-checks its session (sign-out closes it). */
   sessionCheckMs?: number;
+  /** Tests: the account states' slow REST reconcile, signal gathering and idle time (account-states.ts). */
+  accounts?: { snapshotMs?: number; refreshMs?: number; idleMs?: number };
 }
 
 /**
@@ -87,14 +94,24 @@ export const tradingPlugin = fp<TradingOptions>(
         ? { mode: 'sim', simInject, simInjectWs: (url, headers) => app.injectWS(url, { headers }), timeoutMs: opts.timeoutMs }
         : { mode: 'live', fetch: opts.fetch, timeoutMs: opts.timeoutMs },
     );
-    const hub = new TradeStreamHub({ db: app.db, connectors, exchangeInfo: app.exchangeInfo, log: app.log, backoffMs: opts.backoffMs });
+    const { ACCOUNT_SNAPSHOT_MS } = app.config;
+    const accounts = new AccountStates({ db: app.db, connectors, exchangeInfo: app.exchangeInfo, log: app.log, backoffMs: opts.backoffMs, snapshotMs: ACCOUNT_SNAPSHOT_MS, ...opts.accounts });
+    const hub = new TradeStreamHub({ db: app.db, accounts });
     app.addHook('onClose', async () => hub.close());
-    app.decorate('trading', { connectors, hub });
+    app.decorate('trading', { connectors, accounts, hub });
+    // An unlocked key's account state opens with the unlock and is released when its last unlock ends.
+    app.unlockCache.holdWith((row, creds) => accounts.hold(row, creds));
+    // Custody withdrawn: its unlocks and guards go (their holds with them), and so does the last call's idle hold.
+    app.events.on('api-key.custody-withdrawn', ({ apiKeyId }) => accounts.endIdle(apiKeyId));
     app.events.on('api-key.deleted', ({ apiKeyId }) => {
       hub.closeKey(apiKeyId);
       connectors.forget(apiKeyId);
     });
     app.events.onResync(() => hub.closeDeletedKeys());
+    const funded = new FundedCache(app.db);
+    app.decorate('fundedCache', funded);
+    app.events.on('funded-user.changed', ({ userId }) => funded.drop(userId));
+    app.events.onResync(() => funded.clear());
 
     await app.register(tradeStreamRoutes, { prefix: '/v1/trade', hub, sessionCheckMs: opts.sessionCheckMs });
     const common = {
@@ -103,6 +120,8 @@ export const tradingPlugin = fp<TradingOptions>(
       exchangeInfo: app.exchangeInfo,
       limiter: app.keyPasswordLimiter,
       unlocks: app.unlockCache,
+      funded,
+      accounts,
       isFlagEnabled: (key: Parameters<typeof isFeatureEnabled>[1]) => isFeatureEnabled(app.db, key),
     };
     await app.register(tradeRoutes, { prefix: '/v1/trade/:apiKeyId', ...common, asAdmin: false });

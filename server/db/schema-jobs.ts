@@ -25,6 +25,12 @@ export const jobs = pgTable(
     runAt: ts('run_at').notNull().defaultNow(),
     leaseOwner: text('lease_owner'),
     leaseUntil: ts('lease_until'),
+    /**
+     * Jobs with the same affinity run on one instance where they can (a managed bracket's: its key, so one
+     * instance holds the key's account state and its REST budget): while another instance holds a job of it,
+     * this one is left to that instance for `AFFINITY_WAIT_MS` after it is due, then anyone takes it.
+     */
+    affinity: text('affinity'),
     /** Times claimed (a takeover after a crash counts). */
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
@@ -34,6 +40,7 @@ export const jobs = pgTable(
   (t) => [
     unique('jobs_key_key').on(t.key),
     index('jobs_state_run_at_idx').on(t.state, t.runAt),
+    index('jobs_affinity_idx').on(t.affinity).where(sql`${t.state} = 'pending' and ${t.affinity} is not null`),
     check('jobs_state_check', sql`${t.state} in ('pending', 'done', 'failed')`),
   ],
 );

@@ -1,15 +1,30 @@
 import type WebSocket from 'ws';
 import type { ExchangeId } from '../../src/api/contracts/common';
-import type { Fill, Order } from '../../src/api/contracts/trading';
+import type { Balance, Fill, Order, Position } from '../../src/api/contracts/trading';
 import type { ConnectorContext } from './trading';
 
 /**
  * An exchange's private stream, reduced to what the account stream needs (DESIGN §3.3): order and
- * fill events in the one model, and "the account changed" signals (positions, balances) that the
- * account stream answers with a REST read. Each exchange's driver logs in its own way (listenKey,
- * auth, login, authKeyExpires), keeps its connection alive and reports when it is gone.
+ * fill events in the one model, the positions and balance the stream pushes (issue 26 §2: applied to the
+ * account state as they come), and "the account changed" signals for what a stream does not carry (the
+ * account stream answers those with a REST read of the parts named). Each exchange's driver logs in its
+ * own way (listenKey, auth, login, authKeyExpires), keeps its connection alive and reports when it is gone.
  */
-export type PrivateEvent = { kind: 'order'; order: Order } | { kind: 'fill'; fill: Fill } | { kind: 'account'; symbols: string[] };
+export type AccountPart = 'positions' | 'balance';
+
+export type PrivateEvent =
+  | { kind: 'order'; order: Order }
+  | { kind: 'fill'; fill: Fill }
+  /**
+   * A position as the stream pushed it (size "0": flat, the symbol's position is gone). `missing`: contract
+   * fields the push does not carry — the account state takes them from its last read of the symbol, and
+   * re-reads the positions over REST when it has none.
+   */
+  | { kind: 'position'; position: Position; missing?: readonly (keyof Position)[] }
+  /** The balance as the stream pushed it (complete: a stream that cannot fill the contract signals instead). */
+  | { kind: 'balance'; balance: Balance }
+  /** Something changed that the stream does not carry: `parts` (default both) are read again over REST. */
+  | { kind: 'account'; symbols: string[]; parts?: readonly AccountPart[] };
 
 export interface PrivateStreamHandlers {
   event(e: PrivateEvent): void;
@@ -41,7 +56,17 @@ export function onceClosed(socket: WebSocket, closed: () => void): void {
   if (socket.readyState === socket.CLOSED || socket.readyState === socket.CLOSING) queueMicrotask(fire);
 }
 
-/** Calls `handle` with each JSON object the socket receives (the text `pong` and anything else that is not one are skipped). */
+/** Sockets ended because a message could not be read, and why (the reason the account stream is given). */
+const unreadable = new WeakMap<WebSocket, string>();
+
+/** Why the socket closed: a message it could not read, else `reason`. */
+export const closeReason = (socket: WebSocket, reason: string): string => unreadable.get(socket) ?? reason;
+
+/**
+ * Calls `handle` with each JSON object the socket receives (the text `pong` and anything else that is not one are
+ * skipped). A message `handle` cannot read (it throws) ends the socket, never the process: the account stream
+ * reconnects and reads a snapshot, so what that message said is not lost.
+ */
 export function onJson(socket: WebSocket, handle: (msg: Record<string, unknown>) => void): void {
   socket.on('message', (data) => {
     const text = String(data);
@@ -52,7 +77,13 @@ export function onJson(socket: WebSocket, handle: (msg: Record<string, unknown>)
     } catch {
       return;
     }
-    if (msg && typeof msg === 'object' && !Array.isArray(msg)) handle(msg as Record<string, unknown>);
+    if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return;
+    try {
+      handle(msg as Record<string, unknown>);
+    } catch (err) {
+      unreadable.set(socket, `a message of the private stream could not be read (${err instanceof Error ? err.message : String(err)})`);
+      socket.terminate();
+    }
   });
 }
 
@@ -64,7 +95,7 @@ export function endOf(socket: WebSocket, handlers: PrivateStreamHandlers, stop: 
   let closed = false;
   onceClosed(socket, () => {
     stop();
-    if (!closed) handlers.closed(reason);
+    if (!closed) handlers.closed(closeReason(socket, reason));
   });
   socket.on('error', () => undefined);
   return {

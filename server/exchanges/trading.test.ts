@@ -12,22 +12,11 @@ import { BybitTrading } from './bybit/trading';
 import { OkxTrading } from './okx/trading';
 import { ExchangeClock, RateGate, retryAfterMs, splitId, TradeRefusedError, type ConnectorContext, type TradingConnector, type TradingInstrument } from './trading';
 import type { ExchangeRequest, ExchangeResponse } from './transport';
+import { BTCUSDT_PERP } from '../test/instruments';
 
 const NOW = 1717200000000;
 const CREDS = { apiKey: 'test-key', apiSecret: 'test-secret' };
-const BTCUSDT: TradingInstrument = {
-  symbol: 'BTCUSDT',
-  exchangeSymbol: 'BTCUSDT',
-  base: 'BTC',
-  quote: 'USDT',
-  settle: 'USDT',
-  category: 'linear',
-  tickSize: '0.1',
-  stepSize: '0.001',
-  minQty: '0.001',
-  maxQty: '1000',
-  contractValue: '1',
-};
+const BTCUSDT = BTCUSDT_PERP;
 
 /** A transport that records every request and answers from `answer` (the server time for the clock sync). */
 function recording(answer: (req: ExchangeRequest) => ExchangeResponse) {

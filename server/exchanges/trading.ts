@@ -404,6 +404,8 @@ export async function replaceConditional(
 export function contractPosition(inst: TradingInstrument, contracts: Decimal, mark: Decimal): Pick<Position, 'side' | 'size' | 'baseQty' | 'notional'> {
   const inverse = inst.category === 'inverse';
   const value = mul(abs(contracts), dec(inst.contractValue));
-  const base = inverse ? div(value, mark, 8, 'down') : value;
+  // A flat position is worth nothing at any mark (BitMEX's diff on a close may carry no mark at all).
+  if (inverse && value.units !== 0n && mark.units === 0n) throw new Error(`${inst.symbol}: an inverse position without a mark price`);
+  const base = inverse && value.units !== 0n ? div(value, mark, 8, 'down') : value;
   return { side: contracts.units < 0n ? 'SELL' : 'BUY', size: str(abs(contracts)), baseQty: str(base), notional: inverse ? str(base) : fixed(mul(base, mark), 8) };
 }

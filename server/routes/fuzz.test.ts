@@ -331,7 +331,9 @@ describe.each(TEST_DRIVERS)('every route answers bad input with 4xx, never 5xx, 
     routes = routesOf(t);
     await probeAudience(t, routes, fx);
     const res = (await t.db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)) as unknown as { rows: { tablename: string }[] };
-    tables = res.rows.map((r) => r.tablename).filter((name) => !VOLATILE_TABLES.has(name));
+    // The simulator's paper exchange (`paper_*`) is the exchange's own state, not the product's: a key's account
+    // state (opened by an earlier unlock) reads it in the background, and the exchange opens accounts lazily.
+    tables = res.rows.map((r) => r.tablename).filter((name) => !VOLATILE_TABLES.has(name) && !name.startsWith('paper_'));
   }, 120_000);
   afterAll(() => t?.close());
 

@@ -7,26 +7,39 @@ import {
   type AlertStatus,
   type RearmAlertBody,
 } from '../../src/api/contracts/alerts';
-import { EXCHANGE_DISPLAY_NAMES, type ExchangeId } from '../../src/api/contracts/common';
+import { EXCHANGE_DISPLAY_NAMES, type ExchangeId, type Network } from '../../src/api/contracts/common';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
 import { alerts, type AlertRow } from '../db/schema-alerts';
 import { badRequest, conflict, forbidden, notFound } from '../lib/http-error';
 import { isFeatureEnabled } from './feature-flags';
 import { ensureJob } from './jobs/runner';
+import { withEvents, type EventBus } from './events/bus';
 import { addNotification } from './notifications';
 import type { NotificationRow } from '../db/schema-jobs';
 
-/** The server-side evaluator of one exchange's alerts (services/jobs/alert-watch.ts) is this job. */
+/** The server-side evaluator of one exchange+network's alerts (services/jobs/alert-watch.ts) is this job. */
 export const ALERT_JOB_KIND = 'alerts';
-export const alertJobKey = (exchange: ExchangeId) => `alerts:${exchange}`;
+/**
+ * `alerts:<exchange>` on MAINNET (the key every evaluator had before networks, so a deploy keeps its
+ * progress), `alerts:<exchange>:testnet` on TESTNET.
+ */
+export const alertJobKey = (exchange: ExchangeId, network: Network = 'MAINNET') => `${ALERT_JOB_KIND}:${exchange}${network === 'TESTNET' ? ':testnet' : ''}`;
 
-/** Wakes the exchange's evaluator (idempotent): called whenever an alert there becomes active or moves. */
-export const ensureAlertJob = (db: Db, exchange: ExchangeId) => ensureJob(db, { kind: ALERT_JOB_KIND, key: alertJobKey(exchange) });
+/** The exchange and network of an evaluator's job key, or null for a key that names none. */
+export function alertJobTarget(key: string): { exchange: ExchangeId; network: Network } | null {
+  const m = /^alerts:(binance|bitmex|bybit|okx)(:testnet)?$/.exec(key);
+  return m ? { exchange: m[1] as ExchangeId, network: m[2] ? 'TESTNET' : 'MAINNET' } : null;
+}
+
+/** Wakes the exchange+network's evaluator (idempotent): called whenever an alert there becomes active or moves. */
+export const ensureAlertJob = (db: Db, exchange: ExchangeId, network: Network) =>
+  ensureJob(db, { kind: ALERT_JOB_KIND, key: alertJobKey(exchange, network) });
 
 /** What the routes pass in: the bodies after zod (symbol upper-cased, note trimmed). */
 export interface NewAlert {
   exchange: ExchangeId;
+  network: Network;
   symbol: string;
   initialPrice: number;
   triggerPrice: number;
@@ -47,6 +60,7 @@ const limitReached = () =>
 export const toAlertDto = (row: AlertRow): Alert => ({
   id: row.id,
   exchange: row.exchange,
+  network: row.network,
   symbol: row.symbol,
   initialPrice: row.initialPrice,
   triggerPrice: row.triggerPrice,
@@ -118,6 +132,7 @@ export async function createAlert(db: Db, userId: string, body: NewAlert): Promi
       .values({
         userId,
         exchange: body.exchange,
+        network: body.network,
         symbol: body.symbol,
         initialPrice: body.initialPrice,
         triggerPrice: body.triggerPrice,
@@ -127,7 +142,7 @@ export async function createAlert(db: Db, userId: string, body: NewAlert): Promi
       .returning();
     return row!;
   });
-  await ensureAlertJob(db, row.exchange);
+  await ensureAlertJob(db, row.exchange, row.network);
   return row;
 }
 
@@ -156,7 +171,7 @@ export async function updateAlert(db: Db, userId: string, id: string, patch: Ale
     .where(and(owned(userId, id), moving ? eq(alerts.status, 'active') : undefined))
     .returning();
   if (!row) throw conflict('This alert has already triggered: re-arm it to set a new trigger price', { triggerPrice: 'Re-arm the alert first' });
-  if (moving) await ensureAlertJob(db, row.exchange);
+  if (moving) await ensureAlertJob(db, row.exchange, row.network);
   return row;
 }
 
@@ -213,18 +228,22 @@ export async function rearmAlert(db: Db, userId: string, id: string, body: Rearm
       .returning();
     return row!;
   }).then(async (row) => {
-    await ensureAlertJob(db, row.exchange);
+    await ensureAlertJob(db, row.exchange, row.network);
     return row;
   });
 }
 
 const priceText = (v: number) => v.toLocaleString('en-US', { maximumFractionDigits: 10 });
 
-/** "BTCUSDT on binance rose to 65,000 (last 65,012.5) — breakout retest" (the app's own toast wording). */
+/**
+ * "BTCUSDT on binance rose to 65,000 (last 65,012.5) — breakout retest" (the app's own toast wording);
+ * "… on binance testnet …" for a TESTNET alert.
+ */
 export function triggeredAlertText(row: AlertRow): string {
   const direction = row.initialPrice < row.triggerPrice ? 'rose to' : row.initialPrice > row.triggerPrice ? 'fell to' : 'reached';
   const last = row.triggeredPrice !== null ? ` (last ${priceText(row.triggeredPrice)})` : '';
-  return `${row.symbol} on ${EXCHANGE_DISPLAY_NAMES[row.exchange]} ${direction} ${priceText(row.triggerPrice)}${last}${row.note ? ` — ${row.note}` : ''}`;
+  const where = `${EXCHANGE_DISPLAY_NAMES[row.exchange]}${row.network === 'TESTNET' ? ' testnet' : ''}`;
+  return `${row.symbol} on ${where} ${direction} ${priceText(row.triggerPrice)}${last}${row.note ? ` — ${row.note}` : ''}`;
 }
 
 /**
@@ -232,15 +251,17 @@ export function triggeredAlertText(row: AlertRow): string {
  * crossing rule and by the version the evaluator judged (`updatedAt`: a moved alert is not fired
  * from a stale copy), and the user's notification, in one transaction. Of any number of evaluators
  * (instances, a re-run after a crash) exactly one gets the row; the notification's dedupe key
- * (alert id + version) makes even a replayed insert add nothing.
+ * (alert id + version) makes even a replayed insert add nothing. With `events`, the transaction also
+ * publishes `notification.created` (the user's open tabs ring at once, issue 26).
  */
 export async function fireAlert(
   db: Db,
   alert: { id: string; updatedAt: Date },
   price: number,
   at: Date,
+  events?: EventBus | null,
 ): Promise<{ row: AlertRow; notification: NotificationRow | null } | null> {
-  const fired = await db.transaction(async (tx) => {
+  const fired = await withEvents(db, events, async (tx, emit) => {
     const [row] = await tx
       .update(alerts)
       .set({ status: 'triggered', triggeredAt: at, triggeredPrice: price })
@@ -255,7 +276,7 @@ export async function fireAlert(
       refId: row.id,
       data: { alert: toAlertDto(row) },
       dedupeKey: `alert:${row.id}:${row.updatedAt.getTime()}`,
-    });
+    }, emit);
     return { row, notification };
   });
   if (fired) await pruneTriggered(db, fired.row.userId);

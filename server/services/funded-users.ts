@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../db/errors';
 import { users } from '../db/schema';
 import { apiKeys, fundedUsers } from '../db/schema-api-keys';
 import { conflict, notFound } from '../lib/http-error';
+import { withEvents, type EventBus } from './events/bus';
 import { keysetPage } from './keyset-page';
 import { findUserById } from './users';
 
@@ -51,11 +52,17 @@ export async function getFundedUser(db: Db, userId: string): Promise<FundedUser 
   return row ? toDto(row) : null;
 }
 
-/** `POST /v1/users/funded`: 404 for an unknown user, 409 when already funded. */
-export async function addFundedUser(db: Db, actorId: string, body: AddFundedUserBody): Promise<FundedUser> {
+/**
+ * `POST /v1/users/funded`: 404 for an unknown user, 409 when already funded. Every instance hears
+ * `funded-user.changed` with the commit (the trading routes hold a user's funded status in memory).
+ */
+export async function addFundedUser(db: Db, actorId: string, body: AddFundedUserBody, events?: EventBus | null): Promise<FundedUser> {
   if (!(await findUserById(db, body.userId))) throw notFound(USER_NOT_FOUND);
   try {
-    await db.insert(fundedUsers).values({ userId: body.userId, addedBy: actorId, note: body.note || null });
+    await withEvents(db, events, async (tx, emit) => {
+      await tx.insert(fundedUsers).values({ userId: body.userId, addedBy: actorId, note: body.note || null });
+      await emit('funded-user.changed', { userId: body.userId });
+    });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('This user is already a funded user', { userId: 'Already a funded user' });
     throw err;
@@ -66,9 +73,12 @@ export async function addFundedUser(db: Db, actorId: string, body: AddFundedUser
 }
 
 /** `DELETE /v1/users/funded/{userId}`: the user leaves the list; their keys, settings and transactions stay. */
-export async function removeFundedUser(db: Db, userId: string): Promise<void> {
-  const removed = await db.delete(fundedUsers).where(eq(fundedUsers.userId, userId)).returning({ userId: fundedUsers.userId });
-  if (!removed.length) throw notFound('This user is not a funded user');
+export async function removeFundedUser(db: Db, userId: string, events?: EventBus | null): Promise<void> {
+  await withEvents(db, events, async (tx, emit) => {
+    const removed = await tx.delete(fundedUsers).where(eq(fundedUsers.userId, userId)).returning({ userId: fundedUsers.userId });
+    if (!removed.length) throw notFound('This user is not a funded user');
+    await emit('funded-user.changed', { userId });
+  });
 }
 
 /** 404 unless the user exists (admin routes on `/v1/users/{userId}/...`). */

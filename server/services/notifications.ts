@@ -1,7 +1,8 @@
-import { and, count, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import { alertSchema } from '../../src/api/contracts/alerts';
 import type { MarkNotificationsReadBody, Notification, NotificationList } from '../../src/api/contracts/notifications';
 import type { Db } from '../db/client';
+import type { Emit, EventBus } from './events/bus';
 import { users } from '../db/schema';
 import { notifications, type NotificationRow } from '../db/schema-jobs';
 import type { Mailer } from './mailer';
@@ -35,15 +36,55 @@ export const toNotificationDto = (row: NotificationRow): Notification => {
   };
 };
 
-/** Inserts unless the same `dedupeKey` is there already; the row when it is new, else null. */
-export async function addNotification(db: Db, n: NewNotification): Promise<NotificationRow | null> {
+/**
+ * How a new notification reaches the user's open tabs (`notification.created`, issue 26): the `emit`
+ * of the caller's transaction (the event goes out with its commit), or the bus (the insert gets a
+ * transaction of its own with the event in it). None in seeds and unit tests: nobody is told.
+ */
+export type NotificationEvents = Emit | EventBus | null | undefined;
+
+/**
+ * The largest notification carried in its event (JSON bytes): with the envelope it stays below NOTIFY's
+ * 8000. A larger one (a long alert note) goes as its id, and the instances with the user's sockets read it.
+ */
+export const NOTIFICATION_EVENT_MAX_BYTES = 6000;
+
+/**
+ * Inserts unless the same `dedupeKey` is there already; the row when it is new, else null. A new row
+ * publishes `notification.created` in the inserting transaction, with the notification and the user's
+ * unread count in it (one count here instead of two queries on every instance holding the user's tabs).
+ */
+export async function addNotification(db: Db, n: NewNotification, events?: NotificationEvents): Promise<NotificationRow | null> {
+  if (events && typeof events !== 'function') return events.transaction(db, (tx, emit) => insertNotification(tx as unknown as Db, n, emit));
+  return insertNotification(db, n, events ?? null);
+}
+
+async function insertNotification(db: Db, n: NewNotification, emit: Emit | null): Promise<NotificationRow | null> {
   const [row] = await db
     .insert(notifications)
     .values({ userId: n.userId, kind: n.kind, title: n.title, body: n.body, refId: n.refId ?? null, data: n.data ?? null, dedupeKey: n.dedupeKey })
     .onConflictDoNothing({ target: [notifications.userId, notifications.dedupeKey] })
     .returning();
-  if (row) await prune(db, n.userId);
-  return row ?? null;
+  if (!row) return null;
+  // In a transaction (one with events): the user's lock before the prune touches older rows, so a mark-read that
+  // holds it never waits on this transaction's deletes while this one waits for the lock (no deadlock).
+  if (emit) await lockUnread(db, n.userId);
+  await prune(db, n.userId);
+  if (emit) {
+    const item = toNotificationDto(row);
+    const fits = Buffer.byteLength(JSON.stringify(item)) <= NOTIFICATION_EVENT_MAX_BYTES;
+    await emit('notification.created', fits ? { userId: row.userId, notificationId: row.id, item, unread: await unreadCount(db, n.userId) } : { userId: row.userId, notificationId: row.id });
+  }
+  return row;
+}
+
+/**
+ * Held until the transaction ends: the user's notifications written or marked read one transaction at a time, so
+ * of two written at once the later one's unread count includes the earlier (each statement of a READ COMMITTED
+ * transaction sees what committed before it) and the last event a tab gets has the true count.
+ */
+async function lockUnread(tx: Db, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`notifications:${userId}`}, 0))`);
 }
 
 async function prune(db: Db, userId: string): Promise<void> {
@@ -56,7 +97,7 @@ async function prune(db: Db, userId: string): Promise<void> {
   if (stale.length) await db.delete(notifications).where(inArray(notifications.id, stale.map((s) => s.id)));
 }
 
-async function unreadCount(db: Db, userId: string): Promise<number> {
+export async function unreadCount(db: Db, userId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(notifications)
@@ -74,12 +115,56 @@ export async function listNotifications(db: Db, userId: string, limit = 30): Pro
   return { items: rows.map(toNotificationDto), unread: await unreadCount(db, userId), now: new Date().toISOString() };
 }
 
+/** One of the user's notifications (null: not theirs, or pruned since). */
+export async function getNotification(db: Db, userId: string, id: string): Promise<Notification | null> {
+  const [row] = await db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.id, id))).limit(1);
+  return row ? toNotificationDto(row) : null;
+}
+
+/**
+ * How far before the last seen notification a resume starts: `created_at` is when the inserting
+ * transaction began, so a row committed after the last seen one may carry an earlier time. The
+ * client drops the ids it already has.
+ */
+export const RESUME_SLACK_MS = 10_000;
+/** At most this many notifications are sent on a resume (the newest; the client lists 30). */
+export const RESUME_MAX = 50;
+
+/**
+ * What a tab that reconnects missed, oldest first: the user's notifications written since `since`
+ * (the newest one it saw) or, when that one is gone or not given, since `sinceTime` (the server's
+ * clock at its last list), each less `RESUME_SLACK_MS`; with neither, the newest `RESUME_MAX`.
+ */
+export async function notificationsSince(db: Db, userId: string, since: { id?: string | null; time?: string | null }): Promise<Notification[]> {
+  let from: Date | null = since.time ? new Date(since.time) : null;
+  if (since.id) {
+    const [seen] = await db
+      .select({ createdAt: notifications.createdAt })
+      .from(notifications)
+      .where(and(eq(notifications.userId, userId), eq(notifications.id, since.id)))
+      .limit(1);
+    if (seen) from = seen.createdAt;
+  }
+  const rows = await db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), from ? gte(notifications.createdAt, new Date(from.getTime() - RESUME_SLACK_MS)) : undefined))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(RESUME_MAX);
+  return rows.reverse().map(toNotificationDto);
+}
+
+/** Marks them read; the count after it, in order with the notifications being written (`lockUnread`). */
 export async function markNotificationsRead(db: Db, userId: string, body: MarkNotificationsReadBody): Promise<{ unread: number }> {
-  await db
-    .update(notifications)
-    .set({ readAt: new Date() })
-    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), body.ids ? inArray(notifications.id, body.ids) : undefined));
-  return { unread: await unreadCount(db, userId) };
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    await lockUnread(tx, userId);
+    await tx
+      .update(notifications)
+      .set({ readAt: new Date() })
+      .where(and(eq(notifications.userId, userId), isNull(notifications.readAt), body.ids ? inArray(notifications.id, body.ids) : undefined));
+    return { unread: await unreadCount(tx, userId) };
+  });
 }
 
 /**

@@ -3,6 +3,7 @@ import { TRADE_SETTINGS_DEFAULTS, type PatchTradeSettingsBody, type TradeSetting
 import { dec, str } from '../../src/api/contracts/decimal';
 import type { Db } from '../db/client';
 import { tradeSettings, type TradeSettingsRow } from '../db/schema-api-keys';
+import { withEvents, type EventBus } from './events/bus';
 import { requireUser } from './funded-users';
 
 /** A numeric column's text ("2500.00000000") as the value's canonical decimal ("2500"). */
@@ -29,16 +30,23 @@ export async function getTradeSettings(db: Db, userId: string): Promise<TradeSet
   return toDto(userId, row);
 }
 
-/** `PATCH /v1/users/settings/trade` (admin): each given field replaces the stored one. */
-export async function patchTradeSettings(db: Db, actorId: string, body: PatchTradeSettingsBody): Promise<TradeSettings> {
+/**
+ * `PATCH /v1/users/settings/trade` (admin): each given field replaces the stored one. Every instance hears
+ * `funded-user.changed` with the commit: a funded user's next order is checked against the new limits.
+ */
+export async function patchTradeSettings(db: Db, actorId: string, body: PatchTradeSettingsBody, events?: EventBus | null): Promise<TradeSettings> {
   const { userId, ...fields } = body;
   await requireUser(db, userId);
   const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<typeof tradeSettings.$inferInsert>;
   if (changes.allowedSymbols) changes.allowedSymbols = [...new Set(changes.allowedSymbols)];
-  const [row] = await db
-    .insert(tradeSettings)
-    .values({ ...TRADE_SETTINGS_DEFAULTS, ...changes, userId, updatedBy: actorId, updatedAt: new Date() })
-    .onConflictDoUpdate({ target: tradeSettings.userId, set: { ...changes, updatedBy: actorId, updatedAt: new Date() } })
-    .returning();
+  const row = await withEvents(db, events, async (tx, emit) => {
+    const [upserted] = await tx
+      .insert(tradeSettings)
+      .values({ ...TRADE_SETTINGS_DEFAULTS, ...changes, userId, updatedBy: actorId, updatedAt: new Date() })
+      .onConflictDoUpdate({ target: tradeSettings.userId, set: { ...changes, updatedBy: actorId, updatedAt: new Date() } })
+      .returning();
+    await emit('funded-user.changed', { userId });
+    return upserted;
+  });
   return toDto(userId, row);
 }

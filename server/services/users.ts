@@ -131,10 +131,14 @@ export async function patchUser(db: Db, actor: Actor, id: string, body: PatchUse
   if (body.role && body.role !== target.role) changes.role = body.role;
   if (Object.keys(changes).length) {
     try {
-      await db
-        .update(users)
-        .set({ ...changes, updatedAt: new Date() })
-        .where(eq(users.id, id));
+      // Every instance re-reads the user on their next request (sign-in checks are held briefly in memory).
+      await withEvents(db, events, async (tx, emit) => {
+        await tx
+          .update(users)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(users.id, id));
+        await emit('user.changed', { userId: id });
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('An account with this email already exists', { email: 'Email already in use' });
       throw err;

@@ -36,4 +36,12 @@ describe.each(TEST_DRIVERS)('/sim/_control inside the product on %s', (driver) =
   it('leaves the exchanges\' own simulated endpoints open, as the real ones are', async () => {
     expect((await t.client.get('/sim/binance/fapi/v1/time')).statusCode).toBe(200);
   });
+
+  it("neither issues nor checks the app's XSRF cookie on the exchanges' simulated endpoints (their callers are exchange clients)", async () => {
+    const xsrfCookie = (headers: Record<string, unknown>) => [headers['set-cookie'] ?? []].flat().some((c) => String(c).startsWith('XSRF-TOKEN='));
+    const sim = await t.app.inject({ method: 'GET', url: '/sim/binance/fapi/v1/time' });
+    expect(sim.statusCode).toBe(200);
+    expect(xsrfCookie(sim.headers)).toBe(false);
+    expect(xsrfCookie((await t.app.inject({ method: 'GET', url: '/v1/config' })).headers)).toBe(true);
+  });
 });

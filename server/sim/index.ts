@@ -13,6 +13,7 @@ import { SimHub } from './hub';
 import { restingFromOrders, setRestingOrderSource } from './market/book';
 import { SIM_EXCHANGES, type SimExchange } from './market/catalogue';
 import { SimMarket } from './market/market';
+import { SimRequestCounter } from './request-counter';
 import { setPrintSource } from './market/prints';
 import { registerOkxRest } from './okx/rest';
 import { registerOkxWs } from './okx/ws';
@@ -109,6 +110,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
     await paper.close();
   });
 
+  const requests = new SimRequestCounter();
   for (const [netPrefix, network] of NETWORKS) {
     for (const exchange of SIM_EXCHANGES) {
       await app.register(
@@ -117,6 +119,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
           registerExchangeFallbacks(scope, exchange, `${netPrefix}/${exchange}`);
           // Signed endpoints (private/README.md) and the paper venue, behind the fault hooks.
           await scope.register(async (priv) => {
+            priv.addHook('onRequest', async (req) => requests.count(exchange, req));
             priv.addHook('onRequest', paper.faults.hook(exchange, FAULT_ANSWERS[exchange]));
             priv.addHook('preHandler', refuseHook(paper.faults, exchange, FAULT_ANSWERS[exchange]));
             PRIVATE_REGISTRARS[exchange](priv, { seed: market.seed, now: market.now, keys });
@@ -145,6 +148,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
   app.post('/_control/drop-sockets', { onRequest }, drop);
   app.get('/_control/drop-sockets', { onRequest }, drop);
   app.get('/_control/state', { onRequest }, async (_req, reply) => sendJson(reply, 200, { now: market.now(), seed: market.seed, sockets: hub.size }));
+  app.get('/_control/requests', { onRequest }, async (_req, reply) => sendJson(reply, 200, requests.snapshot()));
   registerPaperControl(app, { onRequest, paper, hub });
   registerSimFallback(app);
   registerCredentialsControl(app, { onRequest, keys });
@@ -152,3 +156,4 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
 
 export default simPlugin;
 export { SimMarket } from './market/market';
+export { setBenchPairs } from './market/catalogue';

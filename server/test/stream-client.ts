@@ -1,53 +1,7 @@
-import type WebSocket from 'ws';
 import type { StreamServerMessage } from '../../src/api/contracts/trading';
+import { JsonSocketClient, messageOf } from './json-socket-client';
 
-/** A `/v1/trade/stream` client for tests: every message kept, waits that name what they wait for. */
-export class StreamClient {
-  readonly messages: StreamServerMessage[] = [];
-  closeCode: number | null = null;
-  closeReason = '';
-  private waiters: Array<() => void> = [];
-  constructor(readonly socket: WebSocket) {
-    socket.on('message', (raw) => {
-      this.messages.push(JSON.parse(String(raw)) as StreamServerMessage);
-      for (const w of this.waiters.splice(0)) w();
-    });
-    socket.on('close', (code, reason) => {
-      this.closeCode = code;
-      this.closeReason = String(reason);
-      for (const w of this.waiters.splice(0)) w();
-    });
-  }
-  send(msg: unknown): void {
-    this.socket.send(JSON.stringify(msg));
-  }
-  /** The first message from index `from` on that `match` accepts; `ms` only turns a hang into a clear failure. */
-  async next<T extends StreamServerMessage>(match: (m: StreamServerMessage) => m is T, ms = 15_000, from = 0): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = this.messages.slice(from).find(match);
-      if (found) return found;
-      if (this.closeCode !== null) throw new Error(`stream closed (${this.closeCode}) while waiting; got ${JSON.stringify(this.messages.slice(-5))}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out; got ${JSON.stringify(this.messages.slice(-5))}`);
-      await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(t);
-          resolve();
-        });
-      });
-    }
-  }
-  async closed(ms = 15_000): Promise<number> {
-    const deadline = Date.now() + ms;
-    while (this.closeCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    if (this.closeCode === null) throw new Error('not closed');
-    return this.closeCode;
-  }
-}
+/** A `/v1/trade/stream` client for tests. */
+export class StreamClient extends JsonSocketClient<StreamServerMessage> {}
 
-export const is =
-  <K extends StreamServerMessage['type']>(type: K, pred: (m: Extract<StreamServerMessage, { type: K }>) => boolean = () => true) =>
-  (m: StreamServerMessage): m is Extract<StreamServerMessage, { type: K }> =>
-    m.type === type && pred(m as Extract<StreamServerMessage, { type: K }>);
+export const is = messageOf<StreamServerMessage>();

@@ -9,7 +9,7 @@ import type { Target, ToolMachine } from './interaction/tool';
 import { ChartModel } from './model/chart-model';
 import { shouldRequestHistory, showsHistoryLoading } from './model/history-prefetch';
 import { revealRange } from './model/offscreen-lines';
-import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, OffscreenLine, PositionPlan, PositionToolOptions, PriceLine, TimeLine, Tool, ToolOptions, VisibleRange } from './types';
+import type { Candle, CandleColumns, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, OffscreenLine, PositionPlan, PositionToolOptions, PriceLine, TimeLine, Tool, ToolOptions, VisibleRange } from './types';
 
 const TOOL_PATH_PREFIX: Record<Tool, string> = { default: 'select', line: 'line', rectangle: 'rectangle', 'fib-retracement': 'fib-retracement', position: 'position' };
 const DEFAULT_POSITION_TARGETS = [1, 2, 3];
@@ -58,8 +58,19 @@ export class ChartController implements PositionHost, ControllerHost {
   // ── data and viewport ─────────────────────────────────────────────────────────────────────
 
   setCandles(candles: readonly Candle[]): void {
+    this.model.store.set(candles);
+    this.replaced();
+  }
+
+  /** The columns become the store's (validated, not copied): the first frame allocates nothing per bar. */
+  setCandleColumns(columns: CandleColumns): void {
+    this.model.store.adopt(columns);
+    this.replaced();
+  }
+
+  /** After the store's rows were replaced: indicators, level of detail, view and history state start over. */
+  private replaced(): void {
     const m = this.model;
-    m.store.set(candles);
     m.indicators.reset();
     m.pyramid.invalidate();
     m.timeIndex.refreshInterval();

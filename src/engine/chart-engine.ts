@@ -6,7 +6,7 @@ import { DomController } from './interaction/dom-controller';
 import { buildScene, Scene } from './model/scene';
 import { resolveTheme, type ResolvedTheme } from './model/theme';
 import { ChartRenderer } from './render/chart-renderer';
-import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, OffscreenLine, PositionPlan, PositionToolOptions, RenderStats, Tool, ToolOptions, VisibleRange } from './types';
+import type { Candle, CandleColumns, ChartEvents, ChartLine, ChartOptions, Indicator, IndicatorValue, Instrument, OffscreenLine, PositionPlan, PositionToolOptions, RenderStats, Tool, ToolOptions, VisibleRange } from './types';
 
 /**
  * The chart engine as panels, benchmarks and tests see it (DESIGN §8). Everything else in
@@ -15,6 +15,12 @@ import type { Candle, ChartEvents, ChartLine, ChartOptions, Indicator, Indicator
 export interface ChartEngine {
   /** Replaces all bars (new symbol or interval) and resets the view to the latest bars. */
   setCandles(candles: Candle[]): void;
+  /**
+   * As `setCandles`, from typed columns the engine keeps (ownership passes to it: no copy, so no work
+   * per bar beyond one validating pass). Throws on columns of different lengths, non-Float64Array
+   * columns, times that are not finite and strictly increasing, or a non-finite price or volume.
+   */
+  setCandleColumns(columns: CandleColumns): void;
   /** Older history from paging, oldest first; the view stays where it is. An empty page means "no more history". */
   prependCandles(candles: Candle[]): void;
   /** Same time as the last bar → replaces it; a later time → appends (the view follows if the last bar was in view). */
@@ -151,6 +157,9 @@ class Engine implements ChartEngine {
 
   setCandles(candles: Candle[]): void {
     this.controller.setCandles(candles);
+  }
+  setCandleColumns(columns: CandleColumns): void {
+    this.controller.setCandleColumns(columns);
   }
   prependCandles(candles: Candle[]): void {
     this.controller.prependCandles(candles);

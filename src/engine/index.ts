@@ -4,6 +4,7 @@
 export { createChart, type ChartEngine } from './chart-engine';
 export type {
   Candle,
+  CandleColumns,
   ChartEvents,
   ChartEventName,
   ChartOptions,
@@ -50,5 +51,6 @@ export {
   type RectangleDrawing,
 } from './drawings/records';
 export { fibLevels, type FibLevel } from './drawings/fibonacci/levels';
+export { toCandleColumns } from './core/candle-columns';
 export { DEFAULT_THEME } from './model/theme';
 export { roundToTick, formatPrice } from './model/price-format';

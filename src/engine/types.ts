@@ -10,6 +10,25 @@ export interface Candle {
   volume: number;
 }
 
+/**
+ * Bars as columns (`setCandleColumns`): row i of every array is one bar, oldest first, `time` in unix
+ * seconds strictly increasing. The engine keeps these arrays (no copy): after the call they are the
+ * engine's — it writes live bars into them — so do not change them, reuse them or hand them to another chart.
+ */
+export interface CandleColumns {
+  time: Float64Array<ArrayBuffer>;
+  open: Float64Array<ArrayBuffer>;
+  high: Float64Array<ArrayBuffer>;
+  low: Float64Array<ArrayBuffer>;
+  close: Float64Array<ArrayBuffer>;
+  volume: Float64Array<ArrayBuffer>;
+  /**
+   * Rows in use (default: the arrays' length). The arrays may be longer: rows past `length` are spare
+   * capacity that live bars (`updateLastCandle`) fill before the columns have to grow.
+   */
+  length?: number;
+}
+
 /** The instrument's price grid: prices are rounded to `tickSize` and shown with `precision` decimals. */
 export interface Instrument {
   tickSize: number;

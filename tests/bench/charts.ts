@@ -8,7 +8,7 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import { createChart as createEngine, type Candle, type ChartEngine } from '../../src/engine';
+import { createChart as createEngine, toCandleColumns, type Candle, type CandleColumns, type ChartEngine } from '../../src/engine';
 import { presetDrawings, presetIndicators, presetLines } from '../harness/chart-presets';
 import { BarePixiChart } from './bare-pixi';
 import { createChart as createEngineBefore } from './before-engine';
@@ -43,6 +43,11 @@ export interface GpuFrame {
 export interface BenchChart {
   /** Input prepared outside the timed section. */
   prepare(data: Candle[]): void;
+  /**
+   * The same, as typed columns (the engine's `setCandleColumns`): built here, outside the timed
+   * section; the chart keeps no reference to `data` afterwards, so the caller can drop the objects.
+   */
+  prepareColumns?(data: Candle[]): void;
   /** Timed: hands the prepared data to the chart. */
   load(): void;
   setRange(from: number, to: number): void;
@@ -126,17 +131,37 @@ async function engineChart(el: HTMLElement, create: typeof createEngine = create
   const canvas = el.querySelector('canvas');
   const own = typeof chart.getRenderStats === 'function';
   const counters = own || !canvas ? null : countGl(canvas.getContext('webgl2') as WebGL2RenderingContext);
+  // The drawings and lines of every bench chart (they need only the latest bars).
+  const decorate = (d: Candle[]) => {
+    chart.setDrawings(presetDrawings(d, ['line', 'rectangle', 'fib']));
+    if (d.length) chart.setLines(presetLines(d[d.length - 1]));
+  };
   let data: Candle[] | null = null;
+  let columns: { cols: CandleColumns; tail: Candle[] } | null = null;
   return {
     prepare(d) {
       data = d;
     },
+    // The engine at another ref may predate setCandleColumns: it keeps the objects path.
+    prepareColumns:
+      typeof chart.setCandleColumns === 'function'
+        ? (d) => {
+            // Room for the live bars the session adds, so they do not grow ten million rows.
+            columns = { cols: toCandleColumns(d, 1024), tail: d.slice(-200) };
+          }
+        : undefined,
     load() {
+      if (columns) {
+        const { cols, tail } = columns;
+        columns = null;
+        chart.setCandleColumns(cols);
+        decorate(tail);
+        return;
+      }
       const d = data ?? [];
       data = null;
       chart.setCandles(d);
-      chart.setDrawings(presetDrawings(d, ['line', 'rectangle', 'fib']));
-      if (d.length) chart.setLines(presetLines(d[d.length - 1]));
+      decorate(d);
     },
     setRange: (from, to) => chart.setVisibleRange({ from, to }),
     update: (c) => chart.updateLastCandle(c),

@@ -110,6 +110,13 @@ test('an alert set in the panel is listed with its distance, and deleted', async
 
 test('an alert already crossed fires on the next tick: sound, toast, notification, triggered list, re-arm', async ({ page, context }) => {
   await recordAlertEffects(context);
+  // The page hears it pushed on its /v1/stream socket (issue 26), and does not poll while that is up.
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(new URL(ws.url()).pathname));
+  let polls = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname === '/v1/notifications') polls++;
+  });
   const { creds, api } = await newTrader('alerts-fire');
   try {
     await signInThroughUi(page, creds);
@@ -124,9 +131,14 @@ test('an alert already crossed fires on the next tick: sound, toast, notificatio
     // One assertion (toasts leave after 4 s): the toast with its title and text.
     const toast = page.locator('.mantine-Notification-root', { hasText: 'Alert triggered' }).filter({ hasText: `BTCUSDT on binance rose to ${trigger.toLocaleString('en-US')}` });
     await expect(toast).toBeVisible({ timeout: 30_000 });
+    expect(sockets).toContain('/v1/stream');
     const triggered = page.getByTestId('triggered-alert');
     await expect(triggered).toHaveCount(1);
     await expect(triggered).toContainText('e2e');
+    // Polling would have read the list twice or more in this time (every 2 s).
+    const pollsBefore = polls;
+    await page.waitForTimeout(5000);
+    expect(polls).toBe(pollsBefore);
     await expect(triggered.getByTestId('alert-triggered-price')).toHaveText(/^at [\d,.]+$/);
     await expect(page.getByTestId('active-alert')).toHaveCount(0);
 

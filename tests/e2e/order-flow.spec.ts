@@ -43,9 +43,17 @@ async function addPanel(page: Page, title: string): Promise<void> {
   await expect(tab(page, title)).toHaveAttribute('aria-selected', 'true');
 }
 
-/** The numbers of the rows' `data-price`, as shown top to bottom. */
-async function rowPrices(rows: Locator): Promise<number[]> {
-  return (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-price')))).filter((p): p is string => p !== null).map(Number);
+/** The Order book canvas's `painted` snapshot (src/panels/order-book/order-book-panel.tsx `PaintedBook`). */
+interface PaintedBook {
+  bids: Array<{ price: string; y: number }>;
+  asks: Array<{ price: string; y: number }>;
+  spread: string;
+}
+
+/** The DOM ladder canvas's `painted` snapshot. */
+interface PaintedLadder {
+  rows: Array<{ price: string; bid: string; ask: string; y: number }>;
+  cols: { 'buy-orders': number; bid: number; price: number; ask: number; 'sell-orders': number };
 }
 
 test('the order book and the trades tape stream the simulated pair; a click on a bid level gives Order entry its price', async ({ page }) => {
@@ -55,24 +63,30 @@ test('the order book and the trades tape stream the simulated pair; a click on a
   const book = page.getByTestId('order-book');
   await expect(book).toHaveAttribute('data-status', 'live', { timeout: 20_000 });
   await expect(page.getByTestId('order-book-sim')).toBeVisible();
-  const bids = book.getByTestId('order-book-bids').locator('[data-price]');
-  const asks = book.getByTestId('order-book-asks').locator('[data-price]');
-  await expect(bids.first()).toBeVisible();
-  await expect(asks.first()).toBeVisible();
-  // Bids below asks, each side in price order (asks shown highest first, above the spread).
-  const bidPrices = await rowPrices(bids);
-  const askPrices = await rowPrices(asks);
+  // The levels are painted into a canvas; its `painted` getter says what it shows (src/panels/shared/canvas/painted.ts).
+  const canvas = book.getByTestId('order-book-canvas');
+  await expect(canvas).toHaveAttribute('aria-label', /^Order book/);
+  const painted = () => canvas.evaluate((el) => (el as HTMLElement & { painted: PaintedBook }).painted);
+  await expect.poll(async () => Math.min((await painted()).bids.length, (await painted()).asks.length), { timeout: 20_000 }).toBeGreaterThan(2);
+  // Bids below asks, each side in price order, best first.
+  const { bids, asks, spread } = await painted();
+  const bidPrices = bids.map((l) => Number(l.price));
+  const askPrices = asks.map((l) => Number(l.price));
   expect(Math.max(...bidPrices)).toBeLessThan(Math.min(...askPrices));
   expect(bidPrices).toEqual([...bidPrices].sort((a, b) => b - a));
-  await expect(book.getByTestId('order-book-spread')).toContainText(/\d/);
+  expect(askPrices).toEqual([...askPrices].sort((a, b) => a - b));
+  expect(spread).toMatch(/^Spread \d/);
+  // Asks are drawn above bids.
+  expect(asks[0]!.y).toBeLessThan(bids[0]!.y);
 
-  // A click on the third bid: Order entry takes that price (a limit buy there).
-  // Rows are written in place as the book moves: the price is read in the same task as the click.
+  // A click on the third bid's row: Order entry takes that price (a limit buy there).
+  // The book moves as it streams: the row's price and place are read in the same task as the click.
   const price = Number(
-    await bids.nth(2).evaluate((el) => {
-      const at = el.getAttribute('data-price');
-      (el as HTMLElement).click();
-      return at;
+    await canvas.evaluate((el) => {
+      const level = (el as HTMLElement & { painted: PaintedBook }).painted.bids[2]!;
+      const box = el.getBoundingClientRect();
+      el.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: box.left + box.width / 2, clientY: box.top + level.y }));
+      return level.price;
     }),
   );
   await tab(page, 'Order entry').click();
@@ -82,9 +96,12 @@ test('the order book and the trades tape stream the simulated pair; a click on a
   await addPanel(page, 'Trades tape');
   const tape = page.getByTestId('trades-tape');
   await expect(page.getByTestId('trades-tape-sim')).toBeVisible();
-  await expect(tape.locator('[data-testid=tape-row][data-side]').first()).toBeVisible({ timeout: 20_000 });
-  const side = await tape.locator('[data-testid=tape-row][data-side]').first().getAttribute('data-side');
-  expect(['buy', 'sell']).toContain(side);
+  const prints = () => tape.getByTestId('trades-tape-canvas').evaluate((el) => (el as HTMLElement & { painted: Array<{ side: string; price: string; time: string }> }).painted);
+  await expect.poll(async () => (await prints()).length, { timeout: 20_000 }).toBeGreaterThan(0);
+  const [newest] = await prints();
+  expect(['buy', 'sell']).toContain(newest!.side);
+  expect(newest!.time).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/);
+  expect(Number(newest!.price)).toBeGreaterThan(0);
 });
 
 test('the DOM ladder: a click places a limit buy, its chip dragged moves it, its ✕ cancels it; a buy above the market is refused', async ({ page }) => {
@@ -100,40 +117,42 @@ test('the DOM ladder: a click places a limit buy, its chip dragged moves it, its
   // when the mid leaves its rows; on rows of a tick (a few USD in all) the rows read below would be gone.
   await ladder.getByLabel('Row grouping').click();
   await page.getByRole('option', { name: '10', exact: true }).click();
-  const rows = ladder.getByTestId('dom-ladder-rows').locator('[data-price]');
-  await expect(rows.nth(20)).toBeVisible();
+  // The rows are painted into a canvas; its `painted` getter says what it shows, row by row, and where
+  // each row and column is (src/panels/dom-ladder/ladder-painter.ts `PaintedLadder`).
+  const box = ladder.getByTestId('dom-ladder-rows');
+  const canvas = ladder.getByTestId('dom-ladder-canvas');
+  const painted = () => canvas.evaluate((el) => (el as HTMLElement & { painted: PaintedLadder }).painted);
+  await expect.poll(async () => (await painted()).rows.length).toBeGreaterThan(20);
   const rowStep = async () => {
-    const [a = 0, b = 0] = await rowPrices(rows);
-    return Math.round(a - b);
+    const [a, b] = (await painted()).rows;
+    return Math.round(Number(a?.price) - Number(b?.price));
   };
   await expect.poll(rowStep).toBe(10);
   // The pointer on the rows holds the ladder's centre (a row does not change its price under a click):
   // the rows read here are the rows clicked below, however the market moves meanwhile.
-  await ladder.getByTestId('dom-ladder-rows').hover();
+  await box.hover();
   // Rows top to bottom, high to low; the best bid is the highest row with a bid size; the target four rows under it.
-  const prices = await rowPrices(rows);
+  const { rows, cols } = await painted();
+  const prices = rows.map((r) => Number(r.price));
   expect(prices).toEqual([...prices].sort((a, b) => b - a));
-  const bidded = await rows.evaluateAll((els) => els.map((e) => (e.querySelector('[data-col="bid"]')?.textContent ?? '').trim() !== ''));
-  const best = bidded.indexOf(true);
+  const best = rows.findIndex((r) => r.bid !== '');
   expect(best).toBeGreaterThan(0);
-  const count = prices.length;
-  expect(count - best).toBeGreaterThan(8);
-  const targetPrice = await rows.nth(best + 4).getAttribute('data-price');
-  // By price, not by position: the ladder re-centres when the market leaves its rows.
-  const target = ladder.locator(`[data-price="${targetPrice}"]`);
+  expect(rows.length - best).toBeGreaterThan(8);
+  const targetPrice = rows[best + 4]!.price;
+  const at = (row: number, col: keyof PaintedLadder['cols']) => ({ position: { x: cols[col], y: rows[row]!.y } });
 
   // The ask column of a row below the market: a sell limit there would fill at once — refused, nothing sent.
   let sent = 0;
   page.on('request', (r) => {
     if (/\/v1\/trade\/[^/]+\/orders$/.test(r.url()) && r.method() === 'POST') sent += 1;
   });
-  await target.locator('[data-col="ask"]').click();
+  await box.click(at(best + 4, 'ask'));
   await expect(ladder.getByTestId('dom-ladder-message')).toContainText(/\S/);
   expect(sent).toBe(0);
 
   // A click in the bid column: a limit buy at that row, its chip on the row once the exchange acknowledged it.
   const placed = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/orders$/.test(r.url()) && r.request().method() === 'POST');
-  await target.locator('[data-col="bid"]').click();
+  await box.click(at(best + 4, 'bid'));
   const res = await placed;
   expect(res.status()).toBe(201);
   const order = (await res.json()) as { id: string; price: string; side: string; type: string };
@@ -143,12 +162,13 @@ test('the DOM ladder: a click places a limit buy, its chip dragged moves it, its
   const chip = ladder.locator(`[data-order-id="${order.id}"]`);
   await expect(chip).toBeVisible({ timeout: 15_000 });
   await expect(ladder.locator(`[data-price="${targetPrice}"] [data-order-id="${order.id}"]`)).toBeVisible();
+  // The rows have not moved under the pointer meanwhile.
+  expect((await painted()).rows[best + 4]!.price).toBe(targetPrice);
 
   // Dragged two rows down: amended on the exchange, the chip on its new row.
-  const lowerPrice = await rows.nth(best + 6).getAttribute('data-price');
-  const lower = ladder.locator(`[data-price="${lowerPrice}"]`);
+  const lowerPrice = rows[best + 6]!.price;
   const amended = page.waitForResponse((r) => /\/v1\/trade\/[^/]+\/orders\//.test(r.url()) && r.request().method() === 'PATCH');
-  await chip.dragTo(lower.locator('[data-col="buy-orders"]'));
+  await chip.dragTo(box, { targetPosition: at(best + 6, 'buy-orders').position });
   const patch = await amended;
   expect(patch.status()).toBe(200);
   expect(Number(((await patch.json()) as { price: string }).price)).toBe(Number(lowerPrice));

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy*/waitFor wait up to 5 s (Testing Library's default is 1 s): the first render of a panel pays for its
+// lazy modules, and on a loaded 2-core machine (CI runs two workers) that alone passed 1 s.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs, which jsdom does not provide.
 if (!window.matchMedia) {

@@ -1,4 +1,5 @@
-import type { Fill, Order, OrderStatus } from '../../../src/api/contracts/trading';
+import { abs, add, dec, div, fixed, isZero, mul, str } from '../../../src/api/contracts/decimal';
+import type { Fill, Order, OrderStatus, Position } from '../../../src/api/contracts/trading';
 import { endOf, onJson, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
 import { isoTime, joinId, priceOrNull, timeInForceOf, type TradingInstrument, UNTAGGED } from '../trading';
 import { parseJson } from '../transport';
@@ -7,8 +8,11 @@ import { BINANCE_ALGO_STATUS, BINANCE_ORDER_STATUS, BINANCE_TYPE_FROM } from './
 /**
  * Binance's user-data stream (binance.md §6): a listenKey from `POST /fapi/v1/listenKey` (no signature),
  * `/private/ws/<listenKey>`, a keep-alive `PUT` every 30 min (the docs' 60 leaves no margin) and a new
- * key after `listenKeyExpired`. Order and algo updates map to orders (and fills); `ACCOUNT_UPDATE` is
- * an account signal.
+ * key after `listenKeyExpired`. Order and algo updates map to orders (and fills); `ACCOUNT_UPDATE`'s
+ * positions (`a.P`) map to positions. Its balances (`a.B`: wallet and cross wallet) carry no available balance,
+ * margin used or margin balance, so they are a signal for a REST balance read; its positions carry no
+ * leverage and liquidation price (nor a cross position's margin), which the account state keeps from its
+ * last read of the symbol; the mark is derived from the unrealised PnL (entry + PnL ÷ signed size).
  */
 const KEEPALIVE_MS = 30 * 60_000;
 
@@ -52,10 +56,45 @@ export function binanceEvents(msg: Json, instrument: Lookup): PrivateEvent[] {
   if (msg.e === 'ALGO_UPDATE' && o) return algoUpdate(msg, o, instrument);
   if (msg.e === 'ACCOUNT_UPDATE') {
     const a = msg.a as Json | undefined;
-    const positions = (a?.P as Json[] | undefined) ?? [];
-    return [{ kind: 'account', symbols: positions.map((p) => instrument(p.s)?.symbol).filter((s): s is string => !!s) }];
+    const out: PrivateEvent[] = [];
+    for (const p of (a?.P as Json[] | undefined) ?? []) {
+      const i = instrument(p.s);
+      if (i && (p.ps === undefined || p.ps === 'BOTH')) out.push(binancePushedPosition(i, p));
+    }
+    if (((a?.B as Json[] | undefined) ?? []).length) out.push({ kind: 'account', symbols: [], parts: ['balance'] });
+    return out;
   }
   return [];
+}
+
+/** One `ACCOUNT_UPDATE` position row (one-way mode) → the contract's position, less what it does not carry. */
+function binancePushedPosition(i: TradingInstrument, p: Json): PrivateEvent {
+  const amt = dec(String(p.pa ?? '0'));
+  const size = str(abs(amt));
+  const entry = String(p.ep ?? '0');
+  const upl = String(p.up ?? '0');
+  const mark = isZero(amt) ? dec(entry) : add(dec(entry), div(dec(upl), amt, 8));
+  const isolated = String(p.mt).toLowerCase() === 'isolated';
+  const position: Position = {
+    exchange: 'binance',
+    symbol: i.symbol,
+    side: amt.units < 0n ? 'SELL' : 'BUY',
+    size,
+    baseQty: size,
+    notional: fixed(mul(abs(amt), mark), 8),
+    entryPrice: entry,
+    markPrice: str(mark),
+    liquidationPrice: null,
+    // The docs show "0" beside a live position: then the entry (as the REST mapper falls back).
+    breakEvenPrice: Number(p.bep) > 0 ? String(p.bep) : entry,
+    unrealisedPnl: upl,
+    realisedPnl: '0',
+    leverage: '0',
+    marginMode: isolated ? 'ISOLATED' : 'CROSS',
+    margin: isolated ? String(p.iw ?? '0') : '0',
+    category: 'linear',
+  };
+  return { kind: 'position', position, missing: isolated ? ['leverage', 'liquidationPrice'] : ['leverage', 'liquidationPrice', 'margin'] };
 }
 
 /** What an order and an algo update say alike: reduce-only (or close-position), time in force (GTX: post-only), the update's time. */

@@ -1,4 +1,4 @@
-import { dec, div, str } from '../../../src/api/contracts/decimal';
+import { dec, div, isDecimalString, str, type Decimal } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { batchTakes, orderRoute } from '../descriptor';
 import { SignedConnector, type Json, type Method, type Params } from '../signed-request';
@@ -263,29 +263,7 @@ export class BitmexTrading extends SignedConnector implements TradingConnector {
     for (const p of rows) {
       const i = this.ctx.instrument(String(p.symbol));
       if (!i || !Number(p.currentQty)) continue;
-      const currency = String(p.currency ?? 'XBt');
-      // Inverse: USD contracts, worth contracts × value ÷ mark in coin; linear: contracts × base per contract.
-      // Quanto (ETHUSD, contractValue 0.000001 XBT per contract per USD): baseQty = contracts × contractValue,
-      // so that (like every linear contract) PnL = baseQty × (exit − entry) in the settle coin and the
-      // chart's contract value (baseQty ÷ size) is the instrument's; it is not an ETH amount (none exists
-      // without an ETH/XBT rate). Its notional is the value at the mark in XBT (contracts × 100 satoshi ×
-      // mark = BitMEX's markValue): an exact USD notional would need XBT's USD price, which this call lacks.
-      out.push({
-        exchange: 'bitmex',
-        symbol: i.symbol,
-        ...contractPosition(i, dec(String(p.currentQty)), dec(String(p.markPrice))),
-        entryPrice: String(p.avgEntryPrice),
-        markPrice: String(p.markPrice),
-        liquidationPrice: priceOrNull(p.liquidationPrice),
-        breakEvenPrice: priceOrNull(p.breakEvenPrice) ?? String(p.avgEntryPrice),
-        unrealisedPnl: fromMinor(p.unrealisedPnl, currency),
-        realisedPnl: fromMinor(p.realisedPnl, currency),
-        leverage: String(p.leverage),
-        marginMode: p.crossMargin === true ? 'CROSS' : 'ISOLATED',
-        // Money in the row's settlement minor units: XBt for XBTUSD and the quanto ETHUSD, USDt for XBTUSDT.
-        margin: fromMinor(p.posMargin ?? p.maintMargin ?? 0, currency),
-        category: i.category,
-      });
+      out.push(bitmexPosition(i, p));
     }
     return out;
   }
@@ -293,20 +271,7 @@ export class BitmexTrading extends SignedConnector implements TradingConnector {
   /** The XBt margin account (what XBTUSD and the quanto ETHUSD trade on), with every currency's wallet beside it. */
   async balance(): Promise<Balance> {
     const rows = (await this.call('GET', '/user/margin', [['currency', 'all']])) as Json[] | Json;
-    const list = Array.isArray(rows) ? rows : [rows];
-    const xbt = list.find((m) => m.currency === 'XBt') ?? list[0] ?? {};
-    const cur = String(xbt.currency ?? 'XBt');
-    return {
-      currency: MINOR[cur]?.coin ?? cur,
-      total: fromMinor(xbt.marginBalance ?? xbt.walletBalance, cur),
-      available: fromMinor(xbt.availableMargin, cur),
-      unrealisedPnl: fromMinor(xbt.unrealisedPnl, cur),
-      marginUsed: fromMinor(Number(xbt.initMargin ?? 0) + Number(xbt.maintMargin ?? 0), cur),
-      assets: list.map((m) => {
-        const c = String(m.currency);
-        return { currency: MINOR[c]?.coin ?? c, total: fromMinor(m.marginBalance ?? m.walletBalance, c), available: fromMinor(m.availableMargin, c) };
-      }),
-    };
+    return bitmexBalance(Array.isArray(rows) ? rows : [rows]);
   }
 
   async setLeverage(inst: TradingInstrument, leverage: number): Promise<void> {
@@ -336,4 +301,59 @@ export class BitmexTrading extends SignedConnector implements TradingConnector {
     }
     return { symbol: inst.symbol, leverage: leverageText('bitmex', row.leverage), marginMode: row.crossMargin === true ? 'CROSS' : 'ISOLATED' };
   }
+}
+
+/** The price a position's worth is taken at: its mark, else (a row before its first mark) its entry. */
+function positionMark(p: Json): Decimal {
+  for (const v of [p.markPrice, p.avgEntryPrice, p.lastPrice]) {
+    if ((typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && isDecimalString(v))) {
+      const d = dec(v);
+      if (d.units > 0n) return d;
+    }
+  }
+  return dec('0');
+}
+
+/** A position row (REST `/position`, or the `position` table's row merged from its diffs) → the contract's. */
+export function bitmexPosition(i: TradingInstrument, p: Json): Position {
+  const currency = String(p.currency ?? 'XBt');
+  // Inverse: USD contracts, worth contracts × value ÷ mark in coin; linear: contracts × base per contract.
+  // Quanto (ETHUSD, contractValue 0.000001 XBT per contract per USD): baseQty = contracts × contractValue,
+  // so that (like every linear contract) PnL = baseQty × (exit − entry) in the settle coin and the
+  // chart's contract value (baseQty ÷ size) is the instrument's; it is not an ETH amount (none exists
+  // without an ETH/XBT rate). Its notional is the value at the mark in XBT (contracts × 100 satoshi ×
+  // mark = BitMEX's markValue): an exact USD notional would need XBT's USD price, which this call lacks.
+  return {
+    exchange: 'bitmex',
+    symbol: i.symbol,
+    ...contractPosition(i, dec(String(p.currentQty ?? '0')), positionMark(p)),
+    entryPrice: String(p.avgEntryPrice),
+    markPrice: String(p.markPrice),
+    liquidationPrice: priceOrNull(p.liquidationPrice),
+    breakEvenPrice: priceOrNull(p.breakEvenPrice) ?? String(p.avgEntryPrice),
+    unrealisedPnl: fromMinor(p.unrealisedPnl, currency),
+    realisedPnl: fromMinor(p.realisedPnl, currency),
+    leverage: String(p.leverage),
+    marginMode: p.crossMargin === true ? 'CROSS' : 'ISOLATED',
+    // Money in the row's settlement minor units: XBt for XBTUSD and the quanto ETHUSD, USDt for XBTUSDT.
+    margin: fromMinor(p.posMargin ?? p.maintMargin ?? 0, currency),
+    category: i.category,
+  };
+}
+
+/** The margin rows (REST `/user/margin?currency=all`, or the `margin` table) → the XBt account, with every currency's wallet beside it. */
+export function bitmexBalance(list: Json[]): Balance {
+  const xbt = list.find((m) => m.currency === 'XBt') ?? list[0] ?? {};
+  const cur = String(xbt.currency ?? 'XBt');
+  return {
+    currency: MINOR[cur]?.coin ?? cur,
+    total: fromMinor(xbt.marginBalance ?? xbt.walletBalance, cur),
+    available: fromMinor(xbt.availableMargin, cur),
+    unrealisedPnl: fromMinor(xbt.unrealisedPnl, cur),
+    marginUsed: fromMinor(Number(xbt.initMargin ?? 0) + Number(xbt.maintMargin ?? 0), cur),
+    assets: list.map((m) => {
+      const c = String(m.currency);
+      return { currency: MINOR[c]?.coin ?? c, total: fromMinor(m.marginBalance ?? m.walletBalance, c), available: fromMinor(m.availableMargin, c) };
+    }),
+  };
 }

@@ -268,28 +268,7 @@ export class BybitTrading extends SignedConnector implements TradingConnector {
       for (const p of (r.list as Json[] | undefined) ?? []) {
         if (!Number(p.size) || !this.ctx.instrument(String(p.symbol))) continue;
         const isolated = Number(p.tradeMode) === 1 || (await isolatedAccount());
-        const i = this.inst(String(p.symbol));
-        const size = String(p.size);
-        const inverse = i.category === 'inverse';
-        out.push({
-          exchange: 'bybit',
-          symbol: i.symbol,
-          side: p.side === 'Sell' ? 'SELL' : 'BUY',
-          size,
-          // Inverse size is USD contracts: the base quantity is its value at the mark.
-          baseQty: inverse ? String(p.positionValue) : size,
-          notional: String(p.positionValue),
-          entryPrice: String(p.avgPrice),
-          markPrice: String(p.markPrice),
-          liquidationPrice: priceOrNull(p.liqPrice),
-          breakEvenPrice: priceOrNull(p.breakEvenPrice) ?? String(p.avgPrice),
-          unrealisedPnl: String(p.unrealisedPnl),
-          realisedPnl: String(p.cumRealisedPnl ?? '0'),
-          leverage: String(p.leverage),
-          marginMode: isolated ? 'ISOLATED' : 'CROSS',
-          margin: String(p.positionIM ?? p.positionBalance ?? '0'),
-          category: i.category,
-        });
+        out.push(bybitPosition(this.inst(String(p.symbol)), p, isolated));
       }
     }
     return out;
@@ -297,17 +276,7 @@ export class BybitTrading extends SignedConnector implements TradingConnector {
 
   async balance(): Promise<Balance> {
     const r = await this.call('GET', '/v5/account/wallet-balance', [['accountType', 'UNIFIED']]);
-    const acc = ((r.list as Json[] | undefined) ?? [])[0] ?? {};
-    const coins = (acc.coin as Json[] | undefined) ?? [];
-    const usdt = coins.find((c) => c.coin === 'USDT');
-    return {
-      currency: 'USDT',
-      total: String(usdt?.equity ?? acc.totalEquity ?? '0'),
-      available: String(usdt?.availableToWithdraw || acc.totalAvailableBalance || '0'),
-      unrealisedPnl: String(usdt?.unrealisedPnl ?? acc.totalPerpUPL ?? '0'),
-      marginUsed: str(add(dec(String(usdt?.totalPositionIM || '0')), dec(String(usdt?.totalOrderIM || '0')))),
-      assets: coins.map((c) => ({ currency: String(c.coin), total: String(c.equity ?? c.walletBalance), available: String(c.availableToWithdraw || c.walletBalance) })),
-    };
+    return bybitBalance(((r.list as Json[] | undefined) ?? [])[0] ?? {});
   }
 
   async setLeverage(inst: TradingInstrument, leverage: number): Promise<void> {
@@ -352,4 +321,44 @@ export class BybitTrading extends SignedConnector implements TradingConnector {
     const info = await this.call('GET', '/v5/account/info', []);
     return info.marginMode === 'ISOLATED_MARGIN';
   }
+}
+
+/** A position row (REST `/v5/position/list`, or the `position` topic, whose entry is `entryPrice`) → the contract's. */
+export function bybitPosition(i: TradingInstrument, p: Json, isolated: boolean): Position {
+  const size = String(p.size);
+  const inverse = i.category === 'inverse';
+  const entry = String(p.avgPrice ?? p.entryPrice);
+  return {
+    exchange: 'bybit',
+    symbol: i.symbol,
+    side: p.side === 'Sell' ? 'SELL' : 'BUY',
+    size,
+    // Inverse size is USD contracts: the base quantity is its value at the mark.
+    baseQty: inverse ? String(p.positionValue) : size,
+    notional: String(p.positionValue),
+    entryPrice: entry,
+    markPrice: String(p.markPrice),
+    liquidationPrice: priceOrNull(p.liqPrice),
+    breakEvenPrice: priceOrNull(p.breakEvenPrice) ?? entry,
+    unrealisedPnl: String(p.unrealisedPnl),
+    realisedPnl: String(p.cumRealisedPnl ?? '0'),
+    leverage: String(p.leverage),
+    marginMode: isolated ? 'ISOLATED' : 'CROSS',
+    margin: String(p.positionIM ?? p.positionBalance ?? '0'),
+    category: i.category,
+  };
+}
+
+/** The unified account (REST `/v5/account/wallet-balance`'s `list[0]`, or a `wallet` topic item) → the contract's balance. */
+export function bybitBalance(acc: Json): Balance {
+  const coins = (acc.coin as Json[] | undefined) ?? [];
+  const usdt = coins.find((c) => c.coin === 'USDT');
+  return {
+    currency: 'USDT',
+    total: String(usdt?.equity ?? acc.totalEquity ?? '0'),
+    available: String(usdt?.availableToWithdraw || acc.totalAvailableBalance || '0'),
+    unrealisedPnl: String(usdt?.unrealisedPnl ?? acc.totalPerpUPL ?? '0'),
+    marginUsed: str(add(dec(String(usdt?.totalPositionIM || '0')), dec(String(usdt?.totalOrderIM || '0')))),
+    assets: coins.map((c) => ({ currency: String(c.coin), total: String(c.equity ?? c.walletBalance), available: String(c.availableToWithdraw || c.walletBalance) })),
+  };
 }

@@ -1,16 +1,17 @@
 import { dec, mul, str } from '../../../src/api/contracts/decimal';
 import type { Fill } from '../../../src/api/contracts/trading';
-import { keepAlive, logIn, onceClosed, onJson, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
+import { closeReason, keepAlive, logIn, onceClosed, onJson, type PrivateEvent, type PrivateStreamDriver } from '../private-stream';
 import { streamSignature } from '../signing';
 import { isoTime } from '../trading';
 import { OKX_SIGNING } from './account';
-import { OkxTrading } from './trading';
+import { okxBalance, okxPosition, OkxTrading } from './trading';
+import type { TradingInstrument } from '../trading';
 
 /**
  * OKX's private stream (okx.md §2): `/ws/v5/private`, `login` with Base64 HMAC(timestamp-in-seconds +
  * "GET/users/self/verify"), then `orders`, `positions` and `account`; the raw text `ping` every 20 s
  * (the server drops a socket silent for 30 s). An order push that carries a fill (`fillSz` > 0) is also
- * a fill; positions and account are signals for the REST reconcile (which also brings the algo orders).
+ * a fill; `positions` and `account` pushes carry the REST rows' fields and map with the same mappers.
  */
 const PING_MS = 20_000;
 
@@ -46,7 +47,7 @@ export const okxPrivateStream: PrivateStreamDriver = async (ctx, open, handlers)
   let closed = false;
   for (const ws of [socket, business]) {
     onJson(ws, (msg) => {
-      for (const e of okxEvents(msg, mapper, (s) => ctx.instrument(s) !== undefined)) handlers.event(e);
+      for (const e of okxEvents(msg, mapper, (s) => ctx.instrument(s))) handlers.event(e);
     });
     // Either socket gone: both are closed and the account stream reconnects (and reconciles).
     onceClosed(ws, () => {
@@ -55,7 +56,7 @@ export const okxPrivateStream: PrivateStreamDriver = async (ctx, open, handlers)
       closed = true;
       socket.close();
       business.close();
-      handlers.closed('the exchange closed the private stream');
+      handlers.closed(closeReason(ws, 'the exchange closed the private stream'));
     });
     ws.on('error', () => undefined);
   }
@@ -70,9 +71,9 @@ export const okxPrivateStream: PrivateStreamDriver = async (ctx, open, handlers)
 };
 
 /** One private push → the account stream's events (instruments the terminal does not list are skipped). */
-export function okxEvents(msg: Json, mapper: Pick<OkxTrading, 'mapOrder' | 'mapAlgo'>, known: (instId: string) => boolean): PrivateEvent[] {
+export function okxEvents(msg: Json, mapper: Pick<OkxTrading, 'mapOrder' | 'mapAlgo'>, instrument: (instId: string) => TradingInstrument | undefined): PrivateEvent[] {
   const arg = (msg.arg ?? {}) as Json;
-  const items = (Array.isArray(msg.data) ? (msg.data as Json[]) : []).filter((i) => i.instId === undefined || known(String(i.instId)));
+  const items = (Array.isArray(msg.data) ? (msg.data as Json[]) : []).filter((i) => i.instId === undefined || instrument(String(i.instId)) !== undefined);
   if (arg.channel === 'orders') {
     const out: PrivateEvent[] = [];
     for (const o of items) {
@@ -98,7 +99,13 @@ export function okxEvents(msg: Json, mapper: Pick<OkxTrading, 'mapOrder' | 'mapA
     return out;
   }
   if (arg.channel === 'orders-algo') return items.map((a) => ({ kind: 'order' as const, order: mapper.mapAlgo(a) }));
-  if (arg.channel === 'positions' || arg.channel === 'account') return [{ kind: 'account', symbols: [] }];
+  if (arg.channel === 'positions') {
+    return items.flatMap((p): PrivateEvent[] => {
+      const i = instrument(String(p.instId));
+      return i && (p.posSide === undefined || p.posSide === 'net' || p.posSide === '') ? [{ kind: 'position', position: okxPosition(i, p) }] : [];
+    });
+  }
+  if (arg.channel === 'account') return items.slice(0, 1).map((acc) => ({ kind: 'balance' as const, balance: okxBalance(acc) }));
   return [];
 }
 

@@ -320,38 +320,14 @@ export class OkxTrading extends SignedConnector implements TradingConnector {
     for (const p of rows) {
       const i = this.ctx.instrument(String(p.instId));
       if (!i || !Number(p.pos)) continue;
-      out.push({
-        exchange: 'okx',
-        symbol: i.symbol,
-        // Linear: contracts × ctVal base; inverse: contracts × ctVal USD, worth ÷ mark in coin.
-        ...contractPosition(i, dec(String(p.pos)), dec(String(p.markPx || p.last || p.avgPx))),
-        entryPrice: String(p.avgPx),
-        markPrice: String(p.markPx),
-        liquidationPrice: priceOrNull(p.liqPx),
-        breakEvenPrice: priceOrNull(p.bePx) ?? String(p.avgPx),
-        unrealisedPnl: String(p.upl || '0'),
-        realisedPnl: String(p.realizedPnl || '0'),
-        leverage: String(p.lever),
-        marginMode: p.mgnMode === 'isolated' ? 'ISOLATED' : 'CROSS',
-        margin: String(p.imr || p.margin || '0'),
-        category: i.category,
-      });
+      out.push(okxPosition(i, p));
     }
     return out;
   }
 
   async balance(): Promise<Balance> {
     const [acc] = await this.call('GET', '/api/v5/account/balance', []);
-    const details = (acc?.details as Json[] | undefined) ?? [];
-    const usdt = details.find((d) => d.ccy === 'USDT');
-    return {
-      currency: 'USDT',
-      total: String(usdt?.eq || '0'),
-      available: String(usdt?.availBal || usdt?.availEq || '0'),
-      unrealisedPnl: String(usdt?.upl || '0'),
-      marginUsed: String(usdt?.frozenBal || usdt?.imr || '0'),
-      assets: details.map((d) => ({ currency: String(d.ccy), total: String(d.eq || d.cashBal || '0'), available: String(d.availBal || d.availEq || '0') })),
-    };
+    return okxBalance(acc ?? {});
   }
 
   async setLeverage(inst: TradingInstrument, leverage: number): Promise<void> {
@@ -386,4 +362,38 @@ export class OkxTrading extends SignedConnector implements TradingConnector {
     if (!row) throw new ExchangeUnreachableError('okx', `no leverage info for ${inst.exchangeSymbol}`);
     return { symbol: inst.symbol, leverage: leverageText('okx', row.lever), marginMode: mgnMode === 'isolated' ? 'ISOLATED' : 'CROSS' };
   }
+}
+
+/** A SWAP position row (REST `/api/v5/account/positions`, or a `positions` push: the same fields) → the contract's. */
+export function okxPosition(i: TradingInstrument, p: Json): Position {
+  return {
+    exchange: 'okx',
+    symbol: i.symbol,
+    // Linear: contracts × ctVal base; inverse: contracts × ctVal USD, worth ÷ mark in coin.
+    ...contractPosition(i, dec(String(p.pos || '0')), dec(String(p.markPx || p.last || p.avgPx || '0'))),
+    entryPrice: String(p.avgPx),
+    markPrice: String(p.markPx),
+    liquidationPrice: priceOrNull(p.liqPx),
+    breakEvenPrice: priceOrNull(p.bePx) ?? String(p.avgPx),
+    unrealisedPnl: String(p.upl || '0'),
+    realisedPnl: String(p.realizedPnl || '0'),
+    leverage: String(p.lever),
+    marginMode: p.mgnMode === 'isolated' ? 'ISOLATED' : 'CROSS',
+    margin: String(p.imr || p.margin || '0'),
+    category: i.category,
+  };
+}
+
+/** The trading account (REST `/api/v5/account/balance`'s row, or an `account` push: the same fields) → the contract's balance. */
+export function okxBalance(acc: Json): Balance {
+  const details = (acc.details as Json[] | undefined) ?? [];
+  const usdt = details.find((d) => d.ccy === 'USDT');
+  return {
+    currency: 'USDT',
+    total: String(usdt?.eq || '0'),
+    available: String(usdt?.availBal || usdt?.availEq || '0'),
+    unrealisedPnl: String(usdt?.upl || '0'),
+    marginUsed: String(usdt?.frozenBal || usdt?.imr || '0'),
+    assets: details.map((d) => ({ currency: String(d.ccy), total: String(d.eq || d.cashBal || '0'), available: String(d.availBal || d.availEq || '0') })),
+  };
 }

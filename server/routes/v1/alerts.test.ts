@@ -43,6 +43,8 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     expect(alert).toEqual({
       id: expect.any(String),
       exchange: 'binance',
+      // Left out, the network is MAINNET (the exchange's real market).
+      network: 'MAINNET',
       symbol: 'ETHUSDT',
       initialPrice: 60_000,
       triggerPrice: 65_000,
@@ -58,6 +60,22 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     expect((await list(alice)).map((a) => a.id)).toContain(alert.id);
   });
 
+  it('keeps the network an alert was set on, lists it, and wakes that network’s evaluator', async () => {
+    const user = await t.signInAs('user');
+    const testnet = await create(user, { ...BTC, exchange: 'bybit', network: 'TESTNET' });
+    expect(testnet).toMatchObject({ exchange: 'bybit', network: 'TESTNET', status: 'active' });
+    const mainnet = await create(user, { ...BTC, exchange: 'bybit', network: 'MAINNET', triggerPrice: 66_000 });
+    expect((await list(user)).map((a) => [a.id, a.network])).toEqual([
+      [testnet.id, 'TESTNET'],
+      [mainnet.id, 'MAINNET'],
+    ]);
+    const keys = (await t.db.select({ key: jobs.key }).from(jobs)).map((j) => j.key);
+    expect(keys).toEqual(expect.arrayContaining(['alerts:bybit:testnet', 'alerts:bybit']));
+    // Moving or re-arming keeps it on its network.
+    const moved = await t.client.patch(`/v1/alerts/${testnet.id}`, { triggerPrice: 64_000, initialPrice: 61_000 }, as(user));
+    expect(moved.json()).toMatchObject({ network: 'TESTNET', triggerPrice: 64_000 });
+  });
+
   it('answers 400 naming the field for bad input', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ ...BTC, triggerPrice: undefined }, 'triggerPrice'],
@@ -65,6 +83,9 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
       [{ ...BTC, triggerPrice: BTC.initialPrice }, 'triggerPrice'],
       [{ ...BTC, initialPrice: '60000' }, 'initialPrice'],
       [{ ...BTC, exchange: 'ftx' }, 'exchange'],
+      [{ ...BTC, network: 'SIMNET' }, 'network'],
+      [{ ...BTC, network: 'testnet' }, 'network'],
+      [{ ...BTC, network: null }, 'network'],
       [{ ...BTC, symbol: 'BTC USDT' }, 'symbol'],
       [{ ...BTC, note: 'x'.repeat(201) }, 'note'],
       [{ ...BTC, status: 'triggered' }, 'status'],
@@ -79,6 +100,8 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
       message: 'Invalid triggerPrice: The trigger price must differ from the current price',
       fields: { triggerPrice: 'The trigger price must differ from the current price' },
     });
+    const badNetwork = await t.client.post('/v1/alerts', { ...BTC, network: 'SIMNET' }, as(alice));
+    expect(badNetwork.json()).toEqual({ message: 'Invalid network: The network must be MAINNET or TESTNET', fields: { network: 'The network must be MAINNET or TESTNET' } });
     const badId = await t.client.delete('/v1/alerts/not-a-uuid', as(alice));
     expect(badId.statusCode).toBe(400);
     expect(Object.keys(badId.json().fields)).toEqual(['id']);
@@ -259,7 +282,7 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     const fired = await create(user, { ...BTC, triggerPrice: 61_000 });
     await trigger(user, fired.id, 61_000);
     await t.db.insert(alerts).values(
-      Array.from({ length: ALERTS_ACTIVE_MAX }, (_, i) => ({ userId: user.id, exchange: 'bybit' as const, symbol: 'ETHUSDT', initialPrice: 3000, triggerPrice: 3100 + i })),
+      Array.from({ length: ALERTS_ACTIVE_MAX }, (_, i) => ({ userId: user.id, exchange: 'bybit' as const, network: 'MAINNET' as const, symbol: 'ETHUSDT', initialPrice: 3000, triggerPrice: 3100 + i })),
     );
     const over = await t.client.post('/v1/alerts', BTC, as(user));
     expect(over.statusCode).toBe(409);
@@ -279,6 +302,7 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
       Array.from({ length: ALERTS_TRIGGERED_KEPT }, (_, i) => ({
         userId: user.id,
         exchange: 'okx' as const,
+        network: 'MAINNET' as const,
         symbol: 'BTCUSDT',
         initialPrice: 1,
         triggerPrice: 2,

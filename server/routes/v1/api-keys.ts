@@ -161,7 +161,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod<ApiKeyRouteOptions> = async (ap
       const row = await getApiKey(app.db, me.id, req.params.id);
       const password = req.headers[KEY_PASSWORD_HEADER];
       const creds = await openApiKey(app.keyPasswordLimiter, row, password);
-      app.unlockCache.put({ sessionId: me.familyId, userId: me.id }, row.id, password, creds, req.body?.remember === true);
+      app.unlockCache.put({ sessionId: me.familyId, userId: me.id }, row.id, password, creds, req.body?.remember === true, row);
       return reply.code(204).send(null);
     },
   );

@@ -113,7 +113,7 @@ describe.each(TEST_DRIVERS)('funded users: day ledger, daily loss lock and admin
     }
   });
 
-  it('a stop that filled while nobody read the fills counts once the ledger refreshes', async () => {
+  it('a stop that filled while nobody read the fills counts, once, when the ledger refreshes', async () => {
     const before = await limits();
     const opened = await marketOrder('BTCUSDT', 'BUY', '0.010');
     expect(opened.statusCode, opened.body).toBe(201);
@@ -123,19 +123,21 @@ describe.each(TEST_DRIVERS)('funded users: day ledger, daily loss lock and admin
     // The background recording after each order reads the fills of that moment: let it finish.
     await expect.poll(async () => (await recorded()).length).toBe(5);
 
-    // The market falls through the stop; only positions are read (they record no fills).
+    // The market falls through the stop; only positions are read (they record no fills). The key's account
+    // state, open since the trading calls, may hear the fill on the private stream and record it at once;
+    // else the ledger's refresh does. Either way it is recorded, once.
     for (let i = 0; i < 240 && cmp(await lastPrice('BTCUSDT'), dec(trigger)) >= 0; i++) clock.advance(60_000);
     expect(cmp(await lastPrice('BTCUSDT'), dec(trigger))).toBe(-1);
     expect((await call(funded, 'GET', `${base()}/positions`)).json<Position[]>()).toEqual([]);
-    expect(await recorded()).toHaveLength(5);
 
     const after = await limits();
     const rows = await recorded();
     const btc = await exchangeFills('BTCUSDT');
-    // Newest first: the stop's fill, a sale at a loss, recorded by the refresh (not by this read).
+    // Newest first: the stop's fill, a sale at a loss, recorded by the stream or the refresh (not by this read).
     expect(btc[0]).toMatchObject({ side: 'SELL' });
     expect(cmp(dec(btc[0].realisedPnl), dec(0))).toBe(-1);
-    expect(rows.some((r) => r.externalId.includes(`:${btc[0].id}:`))).toBe(true);
+    expect(rows.filter((r) => r.externalId.includes(`:${btc[0].id}:`))).toHaveLength(1);
+    expect(new Set(rows.map((r) => r.externalId)).size).toBe(rows.length);
     same(after.lossToday, add(lossOf(btc), lossOf(await exchangeFills('ETHUSDT'))));
     // The stop's loss is in it: today's loss grew by more than the entry's fee.
     expect(cmp(dec(after.lossToday), dec(before.lossToday))).toBe(1);

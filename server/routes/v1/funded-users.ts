@@ -61,7 +61,7 @@ export const fundedUserRoutes: FastifyPluginAsyncZod<FundedUserRouteOptions> = a
         response: { 201: fundedUserSchema, 409: errorResponseSchema, ...errors },
       },
     },
-    async (req, reply) => reply.code(201).send(await addFundedUser(app.db, currentUser(req).id, req.body)),
+    async (req, reply) => reply.code(201).send(await addFundedUser(app.db, currentUser(req).id, req.body, app.events)),
   );
 
   app.delete(
@@ -77,7 +77,7 @@ export const fundedUserRoutes: FastifyPluginAsyncZod<FundedUserRouteOptions> = a
       },
     },
     async (req, reply) => {
-      await removeFundedUser(app.db, req.params.userId);
+      await removeFundedUser(app.db, req.params.userId, app.events);
       return reply.code(204).send(null);
     },
   );
@@ -108,7 +108,7 @@ export const fundedUserRoutes: FastifyPluginAsyncZod<FundedUserRouteOptions> = a
         response: { 200: tradeSettingsSchema, ...errors },
       },
     },
-    async (req) => patchTradeSettings(app.db, currentUser(req).id, req.body),
+    async (req) => patchTradeSettings(app.db, currentUser(req).id, req.body, app.events),
   );
 
   // ---- transactions ----

@@ -18,7 +18,8 @@ const tags = ['notifications'];
 
 /**
  * `/v1/notifications`: what the server told the signed-in user (alerts it fired with no tab open,
- * actions of server-side jobs), newest first, with the unread count for the top bar's bell.
+ * actions of server-side jobs), newest first, with the unread count for the top bar's bell. The open
+ * app hears new ones on `/v1/stream` (app-stream.ts) and reads this list at start and while that is down.
  */
 export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -36,7 +37,13 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: { tags, summary: 'Mark the given notifications (or all) read', security, body: markNotificationsReadBodySchema, response: { 200: markNotificationsReadResultSchema, ...errors } },
     },
-    async (req) => markNotificationsRead(app.db, currentUser(req).id, req.body),
+    async (req) => {
+      const userId = currentUser(req).id;
+      const result = await markNotificationsRead(app.db, userId, req.body);
+      // The user's other tabs (on any instance) update their bell through `/v1/stream`.
+      await app.events.publish('notification.read', { userId, ids: req.body.ids ?? null, unread: result.unread });
+      return result;
+    },
   );
 
   app.get(

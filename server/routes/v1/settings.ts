@@ -27,6 +27,12 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: serverSettingsSchema, ...errors },
       },
     },
-    async (req) => patchServerSettings(app.db, currentUser(req).id, req.body),
+    async (req) => {
+      const userId = currentUser(req).id;
+      const settings = await patchServerSettings(app.db, userId, req.body);
+      // The user's other tabs read them again (`/v1/stream`).
+      await app.events.publish('settings.changed', { userId });
+      return settings;
+    },
   );
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notificationSchema } from '../../../src/api/contracts/notifications';
 
 const id = z.string().uuid();
 
@@ -18,6 +19,22 @@ export const APP_EVENTS = {
   'session.ended': z.object({ userId: id, familyId: id }),
   /** Every sign-in of the user ended but `keepFamilyId` (a password change): their live connections close. */
   'user.sessions-ended': z.object({ userId: id, keepFamilyId: id.nullable() }),
+  /** An admin changed the user's role or email: every instance re-reads the user on their next request. */
+  'user.changed': z.object({ userId: id }),
+  /** The key's row changed (server custody given): every instance re-reads it on the next trading call. */
+  'api-key.changed': z.object({ apiKeyId: id, userId: id }),
+  /** The user became or stopped being a funded user, or their trade limits changed: every instance re-reads them. */
+  'funded-user.changed': z.object({ userId: id }),
+  /**
+   * A notification was written (in the inserting transaction): the user's open tabs get it. It carries the
+   * notification and the user's unread count as of the insert, so no instance reads the database to push it;
+   * one too large for NOTIFY carries only its id and each instance with the user's sockets reads the row.
+   */
+  'notification.created': z.object({ userId: id, notificationId: id, item: notificationSchema.optional(), unread: z.number().int().nonnegative().optional() }),
+  /** Notifications were marked read (these ids, or all when null): the user's other tabs update their bell (`unread` as of the update). */
+  'notification.read': z.object({ userId: id, ids: z.array(id).max(50).nullable(), unread: z.number().int().nonnegative().optional() }),
+  /** The user's server settings were saved: the user's other tabs read them again. */
+  'settings.changed': z.object({ userId: id }),
 } as const;
 
 export type AppEventName = keyof typeof APP_EVENTS;

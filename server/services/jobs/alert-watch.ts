@@ -1,23 +1,27 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { exchangeIdSchema, type ExchangeId } from '../../../src/api/contracts/common';
+import type { ExchangeId, Network } from '../../../src/api/contracts/common';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
 import type { Db } from '../../db/client';
 import { alerts } from '../../db/schema-alerts';
 import type { NotificationRow } from '../../db/schema-jobs';
-import { ALERT_JOB_KIND, ensureAlertJob, fireAlert } from '../alerts';
+import { ALERT_JOB_KIND, alertJobTarget, ensureAlertJob, fireAlert } from '../alerts';
+import type { EventBus } from '../events/bus';
 import type { FetchLike, RestBase } from '../exchange-info';
+import { TRADE_STREAMS } from '../../exchanges/trade-streams';
 import { barsSince, type RangeBar } from './candles';
-import type { MarketFeed, PriceTick } from './market-feed';
+import type { TradeFeed, TradeTick, TradeWatch } from './trade-feed';
 import { alertJobPayloadSchema, type AlertJobPayload } from './payloads';
 import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
 
 /**
- * Price alerts evaluated by the server (issue 13, DESIGN §3.6): one job per exchange
- * (`alerts:<exchange>`), held by one instance at a time (the runner's lease), reading the
- * exchange's shared market feed.
+ * Price alerts evaluated by the server (issue 13, DESIGN §3.6; per network, on trades: issue 26 §3):
+ * one job per exchange and network (`alerts:<exchange>` on MAINNET, `alerts:<exchange>:testnet`),
+ * held by one instance at a time (the runner's lease), listening to the trade streams of the pairs
+ * its active alerts are on (`TradeFeed`), on that network's hosts.
  *
- * - Every price update is checked against the exchange's active alerts (kept in memory, re-read
- *   every `refreshMs`); a crossing fires the alert through `fireAlert` — one guarded UPDATE plus the
+ * - Every print is checked against the network's active alerts of its pair (kept in memory, re-read
+ *   every `refreshMs`, which also (un)subscribes pairs as alerts come and go); a crossing — a touch
+ *   inside a second included — fires the alert through `fireAlert`: one guarded UPDATE plus the
  *   notification, so even two evaluators (a lease taken over while the old holder still ran) fire it once.
  * - **Gaps** (the job starting on a new instance after a crash or a restart, the stream dropping):
  *   the job saves `seenUntil` — the time up to which it heard the stream — and on start and on every
@@ -38,12 +42,14 @@ interface Watched {
 
 export interface AlertWatchOptions {
   db: Db;
-  feed: MarketFeed;
-  instruments: (exchange: ExchangeId) => Promise<Instrument[]>;
-  /** REST for the catch-up candles (the same hosts the feed reads). */
+  trades: TradeFeed;
+  instruments: (exchange: ExchangeId, network: Network) => Promise<Instrument[]>;
+  /** REST for the catch-up candles (`base(exchange, testnet)`: the alert's network's hosts). */
   rest: { fetch: FetchLike; base: RestBase; timeoutMs?: number };
   /** A fired alert's notification is new: e-mail it when the user asked (services/notifications.ts). */
   onNotification?: (row: NotificationRow) => Promise<void>;
+  /** A fired alert's notification is published (`notification.created`) with the firing's commit. */
+  events?: EventBus;
   refreshMs?: number;
   idleMs?: number;
   now?: () => number;
@@ -61,17 +67,17 @@ export function alertWatchHandler(opts: AlertWatchOptions): JobHandler<AlertJobP
     payload: alertJobPayloadSchema,
     retryMs: 2000,
     async run(ctx) {
-      const exchange = exchangeIdSchema.safeParse(ctx.job.key.slice(`${ALERT_JOB_KIND}:`.length));
-      if (!exchange.success) {
-        await ctx.fail(`Unknown exchange in job key ${ctx.job.key}`);
+      const target = alertJobTarget(ctx.job.key);
+      if (!target) {
+        await ctx.fail(`Unknown exchange or network in job key ${ctx.job.key}`);
         return;
       }
-      await new AlertWatch(opts, ctx, exchange.data).run();
+      await new AlertWatch(opts, ctx, target.exchange, target.network).run();
     },
   };
 }
 
-/** One run of an exchange's evaluator: the feed watched, gaps caught up from candles, idle → done. */
+/** One run of an exchange+network's evaluator: its pairs' trades watched, gaps caught up from candles, idle → done. */
 class AlertWatch {
   private readonly now: () => number;
   /** Up to when the stream was heard (saved as the payload's `seenUntil`). */
@@ -82,12 +88,29 @@ class AlertWatch {
   private readonly firing = new Set<string>();
   private live = false;
   private catchUpNeeded = true;
+  private catchingUp = false;
+  /** Prints heard while a gap's candles are still to be read (bounded: the candles cover what is dropped). */
+  private held: { ticks: TradeTick[]; at: number }[] = [];
   private idleSince: number | null = null;
+  private hold: TradeWatch | null = null;
+  /**
+   * The prints judged in the last `RECENT_MS` (oldest first). An alert is read up to `refreshMs` after it was
+   * set: the prints of its pair heard in between are judged for it when it is first read, so a touch in its
+   * first second is not missed.
+   */
+  private recent: { ticks: TradeTick[]; at: number }[] = [];
+  /** The alert versions (id + updatedAt) this run has read. */
+  private known = new Set<string>();
+  private loaded = false;
+  /** New alerts on pairs that were not listened to when they were read, by pair: their recent prints to ask for. */
+  private readonly unheard = new Map<string, Watched[]>();
+  private askingRecent = false;
 
   constructor(
     private readonly opts: AlertWatchOptions,
     private readonly ctx: JobContext<AlertJobPayload>,
     private readonly exchange: ExchangeId,
+    private readonly network: Network,
   ) {
     this.now = opts.now ?? Date.now;
     // Nothing was heard before this job existed: alerts set before it are caught up from their own time.
@@ -96,15 +119,16 @@ class AlertWatch {
 
   async run(): Promise<void> {
     const { ctx } = this;
-    await this.reload();
-    const unwatch = this.opts.feed.watch(this.exchange, {
-      onPrices: (ticks, at) => this.onPrices(ticks, at),
+    this.hold = this.opts.trades.watch(this.exchange, this.network, {
+      onTrades: (ticks, at) => this.onTrades(ticks, at),
       onLive: (isLive) => {
         this.live = isLive;
         if (isLive) this.catchUpNeeded = true;
       },
     });
+    const unwatch = () => this.hold?.stop();
     try {
+      await this.reload();
       while (!ctx.signal.aborted) {
         await this.listen();
         if (!(await ctx.save({ seenUntil: this.seenUntil }))) return; // the job is someone else's now
@@ -119,11 +143,60 @@ class AlertWatch {
   }
 
   private async reload(): Promise<void> {
+    const listened = this.loaded ? new Set(this.bySymbol.keys()) : null;
     this.watched = await this.opts.db
       .select({ id: alerts.id, userId: alerts.userId, symbol: alerts.symbol, initialPrice: alerts.initialPrice, triggerPrice: alerts.triggerPrice, updatedAt: alerts.updatedAt })
       .from(alerts)
-      .where(and(eq(alerts.exchange, this.exchange), eq(alerts.status, 'active')));
+      .where(and(eq(alerts.exchange, this.exchange), eq(alerts.network, this.network), eq(alerts.status, 'active')));
     this.bySymbol = group(this.watched);
+    this.hold?.want(this.bySymbol.keys());
+    const fresh = this.watched.filter((a) => !this.known.has(versionOf(a)));
+    this.known = new Set(this.watched.map(versionOf));
+    this.loaded = true;
+    if (fresh.length && this.recent.length) this.judgeRecent(group(fresh));
+    // A pair nobody listened to: what it printed between the alert's setting and its subscription is asked
+    // over REST (on the first read the candles' catch-up covers the gap instead).
+    if (listened) for (const a of fresh) if (!listened.has(a.symbol)) this.unheard.set(a.symbol, [...(this.unheard.get(a.symbol) ?? []), a]);
+    if (this.unheard.size && !this.askingRecent) void this.askRecent();
+  }
+
+  /** The unheard pairs' latest prints over REST, one pair at a time, judged for their new alerts by the exchange's time. */
+  private async askRecent(): Promise<void> {
+    this.askingRecent = true;
+    try {
+      const { recent } = TRADE_STREAMS[this.exchange];
+      const { base, headers } = this.opts.rest.base(this.exchange, this.network === 'TESTNET');
+      while (this.unheard.size && !this.ctx.signal.aborted) {
+        const [symbol, list] = this.unheard.entries().next().value as [string, Watched[]];
+        this.unheard.delete(symbol);
+        const inst = (await this.opts.instruments(this.exchange, this.network)).find((i) => i.symbol === symbol);
+        if (!inst) continue;
+        try {
+          const res = await this.opts.rest.fetch(`${base}${recent.path(inst)}`, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(this.opts.rest.timeoutMs ?? 10_000) });
+          if (res.status >= 400) throw new Error(`${this.exchange} recent trades: HTTP ${res.status}`);
+          const prints = recent.parse(await res.json(), inst).sort((x, y) => x.time - y.time);
+          for (const a of list) {
+            const hit = prints.find((p) => p.time >= a.updatedAt.getTime() && crossed(a, p.price));
+            if (hit) await this.fire(a, hit.price, new Date(hit.time));
+          }
+        } catch (err) {
+          this.opts.log?.warn({ err, exchange: this.exchange, network: this.network, symbol }, 'Could not read the recent trades of a newly watched pair');
+        }
+      }
+    } finally {
+      this.askingRecent = false;
+    }
+  }
+
+  /** The prints already heard, judged for alerts read only now (`judge`'s rule: prints heard after the alert was set). */
+  private judgeRecent(fresh: Map<string, Watched[]>): void {
+    for (const { ticks, at } of this.recent) {
+      for (const t of ticks) {
+        const list = fresh.get(t.symbol);
+        if (!list) continue;
+        for (const a of list) if (a.updatedAt.getTime() <= at && crossed(a, t.price)) void this.fire(a, t.price, new Date(at));
+      }
+    }
   }
 
   /** Moves `seenUntil` while the stream is live, catching up from candles first after a gap. */
@@ -132,12 +205,16 @@ class AlertWatch {
       this.catchUpNeeded = false;
       const from = this.seenUntil;
       this.seenUntil = this.now();
+      this.catchingUp = true;
       try {
         await this.catchUp(from);
       } catch (err) {
-        this.opts.log?.warn({ err, exchange: this.exchange }, 'Alert catch-up from candles failed; retrying');
+        this.opts.log?.warn({ err, exchange: this.exchange, network: this.network }, 'Alert catch-up from candles failed; retrying');
         this.seenUntil = from;
         this.catchUpNeeded = true;
+      } finally {
+        this.catchingUp = false;
+        this.judgeHeld();
       }
     } else if (this.live) {
       this.seenUntil = this.now();
@@ -155,17 +232,19 @@ class AlertWatch {
       return false;
     }
     if (this.now() - this.idleSince < (this.opts.idleMs ?? 30_000)) return false;
-    const done = await this.ctx.complete(sql`not exists (select 1 from ${alerts} where ${alerts.exchange} = ${this.exchange} and ${alerts.status} = 'active')`);
+    const done = await this.ctx.complete(
+      sql`not exists (select 1 from ${alerts} where ${alerts.exchange} = ${this.exchange} and ${alerts.network} = ${this.network} and ${alerts.status} = 'active')`,
+    );
     if (!done) this.idleSince = null;
     return done;
   }
 
   private async fire(a: Watched, price: number, at: Date): Promise<void> {
-    const version = `${a.id}:${a.updatedAt.getTime()}`;
+    const version = versionOf(a);
     if (this.firing.has(version) || this.ctx.signal.aborted) return;
     this.firing.add(version);
     try {
-      const fired = await fireAlert(this.opts.db, a, price, at);
+      const fired = await fireAlert(this.opts.db, a, price, at, this.opts.events);
       if (fired?.notification) await this.opts.onNotification?.(fired.notification);
     } catch (err) {
       this.firing.delete(version); // tried again on the next price
@@ -173,7 +252,31 @@ class AlertWatch {
     }
   }
 
-  private onPrices(ticks: PriceTick[], at: number): void {
+  /**
+   * Prints in the order printed: the first that crosses fires (at its price, when it was heard). Prints heard
+   * before the candles of a gap are read wait for them: a price reached while nobody listened fires first, at
+   * the trigger and at its time, and the prints after it find the alert fired.
+   */
+  private onTrades(ticks: TradeTick[], at: number): void {
+    if (this.catchUpNeeded || this.catchingUp) {
+      if (this.held.length < MAX_HELD_BATCHES) this.held.push({ ticks, at });
+      return;
+    }
+    this.judge(ticks, at);
+  }
+
+  /** The prints held during a catch-up, judged once it is over (or has failed: they are not lost with it). */
+  private judgeHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const { ticks, at } of held) this.judge(ticks, at);
+  }
+
+  private judge(ticks: TradeTick[], at: number): void {
+    this.recent.push({ ticks, at });
+    let drop = 0;
+    while (drop < this.recent.length && (this.recent[drop]!.at < at - RECENT_MS || this.recent.length - drop > MAX_HELD_BATCHES)) drop++;
+    if (drop) this.recent.splice(0, drop);
     for (const t of ticks) {
       const list = this.bySymbol.get(t.symbol);
       if (!list) continue;
@@ -185,12 +288,12 @@ class AlertWatch {
   private async catchUp(from: number): Promise<void> {
     const to = this.now();
     if (this.watched.length === 0 || to - from < 1000) return;
-    const instruments = new Map((await this.opts.instruments(this.exchange)).map((i) => [i.symbol, i]));
+    const instruments = new Map((await this.opts.instruments(this.exchange, this.network)).map((i) => [i.symbol, i]));
     for (const [symbol, list] of this.bySymbol) {
       const inst = instruments.get(symbol);
       if (!inst || this.ctx.signal.aborted) continue;
       const earliest = Math.min(...list.map((a) => a.updatedAt.getTime()));
-      const { bars, barMs } = await barsSince(this.opts.rest, this.exchange, inst, Math.max(from, earliest), to);
+      const { bars, barMs } = await barsSince(this.opts.rest, this.exchange, this.network, inst, Math.max(from, earliest), to);
       for (const a of list) {
         const hit = firstReach(a, bars, barMs, from);
         if (hit) await this.fire(a, hit.price, hit.at);
@@ -213,6 +316,12 @@ function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): 
   return null;
 }
 
+
+/** Trade batches held while a catch-up runs (a batch is one socket message); also the most kept as recent. */
+const MAX_HELD_BATCHES = 10_000;
+/** How long judged prints are kept for alerts read after them (well above the re-read period, 1 s). */
+const RECENT_MS = 10_000;
+const versionOf = (a: Pick<Watched, 'id' | 'updatedAt'>) => `${a.id}:${a.updatedAt.getTime()}`;
 function group(list: Watched[]): Map<string, Watched[]> {
   const out = new Map<string, Watched[]>();
   for (const a of list) {
@@ -223,8 +332,8 @@ function group(list: Watched[]): Map<string, Watched[]> {
   return out;
 }
 
-/** On boot: every exchange with active alerts has its evaluator job (alerts from before this feature, a lost row). */
+/** On boot: every exchange+network with active alerts has its evaluator job (alerts from before this feature, a lost row). */
 export async function ensureAlertJobs(db: Db): Promise<void> {
-  const rows = await db.selectDistinct({ exchange: alerts.exchange }).from(alerts).where(eq(alerts.status, 'active'));
-  for (const r of rows) await ensureAlertJob(db, r.exchange);
+  const rows = await db.selectDistinct({ exchange: alerts.exchange, network: alerts.network }).from(alerts).where(eq(alerts.status, 'active'));
+  for (const r of rows) await ensureAlertJob(db, r.exchange, r.network);
 }

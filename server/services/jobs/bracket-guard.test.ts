@@ -119,9 +119,9 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
   const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
     t.client.request(method, url, body, { token: user.accessToken, headers: { 'x-key-password': KEY_PASSWORD } });
 
-  async function addKey(v: Venue): Promise<ApiKey> {
+  async function addKey(v: Venue, name = `${v.exchange} guard`): Promise<ApiKey> {
     const c = await t.client.post('/v1/api-keys/sim-credentials', { exchange: v.exchange }, { token: user.accessToken });
-    const res = await t.client.post('/v1/api-keys', { name: `${v.exchange} guard`, exchange: v.exchange, network: 'MAINNET', ...c.json<SimCredentials>(), keyPassword: KEY_PASSWORD }, { token: user.accessToken });
+    const res = await t.client.post('/v1/api-keys', { name, exchange: v.exchange, network: 'MAINNET', ...c.json<SimCredentials>(), keyPassword: KEY_PASSWORD }, { token: user.accessToken });
     expect(res.statusCode, res.body).toBe(201);
     const key = res.json<ApiKey>();
     expect((await t.client.put(`/v1/api-keys/${key.id}/server-custody`, undefined, { token: user.accessToken })).statusCode).toBe(200);
@@ -133,6 +133,24 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
   const guarded = async (key: ApiKey) => (await call('GET', `/v1/trade/${key.id}/managed`)).json<ManagedBracketInfo[]>();
   const activity = async () => (await t.client.get('/v1/notifications/activity', { token: user.accessToken })).json<ActivityEntry[]>();
   const finished = (key: ApiKey, bracketId: string) => until(`the guard of ${bracketId} to finish`, async () => (await guarded(key)).find((b) => b.bracketId === bracketId && b.phase === 'finished'));
+
+  /** A market long whose stop, `d` below the price now, the simulated market reaches next (at `fall.at`); its targets far above. */
+  async function longBeforeFall(v: Venue, key: ApiKey, d: number, targetPercents: number[]) {
+    const from = clock.now() + MINUTE;
+    clock.set(from);
+    const fall = fallOf(v, from, d);
+    const price = Number(fall.stop) / (1 - d);
+    const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
+      symbol: v.symbol,
+      side: 'BUY',
+      qty: v.qty,
+      entry: { type: 'MARKET' },
+      stopLoss: { triggerPrice: fall.stop },
+      takeProfits: targetPercents.map((qtyPercent, i) => ({ price: fmt(price * (1.4 + i * 0.1), v.tick), qtyPercent })),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return { b: res.json<BracketResult>(), fall };
+  }
 
   describe.each(VENUES)('$exchange', (v) => {
     let key: ApiKey;
@@ -179,7 +197,8 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
       const pos = await positions(key, v);
       expect(pos).toHaveLength(1);
       expect(Number(pos[0]!.size)).toBe(Number(v.qty));
-      expect((await activity()).some((a) => a.job === `bracket:${b.bracketId}` && a.action === 'Placed the stop-loss and take-profits')).toBe(true);
+      // The orders are on the exchange a moment before the guard's log entry for them is written.
+      await until('the placing logged', async () => (await activity()).some((a) => a.job === `bracket:${b.bracketId}` && a.action === 'Placed the stop-loss and take-profits'));
 
       // Closed from the terminal: the server cancels the rest of the bracket (no browser involved).
       expect((await call('POST', `/v1/trade/${key.id}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' })).statusCode).toBe(201);
@@ -190,23 +209,7 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
     });
 
     it('the stop fills: the targets are cancelled', async () => {
-      const from = clock.now() + MINUTE;
-      clock.set(from);
-      const fall = fallOf(v, from, 0.003);
-      const price = Number(fall.stop) / (1 - 0.003);
-      const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
-        symbol: v.symbol,
-        side: 'BUY',
-        qty: v.qty,
-        entry: { type: 'MARKET' },
-        stopLoss: { triggerPrice: fall.stop },
-        takeProfits: [
-          { price: fmt(price * 1.4, v.tick), qtyPercent: 50 },
-          { price: fmt(price * 1.5, v.tick), qtyPercent: 50 },
-        ],
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      const b = res.json<BracketResult>();
+      const { b, fall } = await longBeforeFall(v, key, 0.003, [50, 50]);
       expect(b.orders.map((o) => o.role)).toEqual(['entry', 'stop-loss', 'take-profit', 'take-profit']);
       await until('the guard running', async () => (await guarded(key)).find((g) => g.bracketId === b.bracketId && g.phase === 'open'));
       clock.set(fall.at);
@@ -264,5 +267,29 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
       expect(await orders(key, v)).toEqual([]);
       expect((await activity()).find((a) => a.job === `bracket:${b.bracketId}` && a.action === 'Finished guarding the bracket')?.message).toMatch(/the entry was cancelled before it filled/);
     });
+  });
+
+  // After every venue's tests: the clock this moves on is the one market all of them trade.
+  it('binance: the stop fills while cancels fail: the targets stay guarded until they are cancelled, never left live on a closed bracket', async () => {
+    const v = VENUES[0]!;
+    const key = await addKey(v, 'binance guard (failing cancels)');
+    const { b, fall } = await longBeforeFall(v, key, 0.001, [100]);
+    await until('the guard running', async () => (await guarded(key)).find((g) => g.bracketId === b.bracketId && g.phase === 'open'));
+    // The exchange answers every cancel of a conditional order with its 5xx (as when it is overloaded).
+    const faults = { exchange: v.exchange, failing: [{ method: 'DELETE', path: '/fapi/v1/algoOrder' }] };
+    expect((await t.client.post('/sim/_control/faults', faults, { token: admin.accessToken })).statusCode).toBe(200);
+    try {
+      clock.set(fall.at);
+      await until('the stop filled', async () => (await positions(key, v)).length === 0);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await orders(key, v)).map((o) => o.role)).toEqual(['take-profit']);
+      expect((await guarded(key)).find((g) => g.bracketId === b.bracketId)?.phase).not.toBe('finished');
+      expect((await activity()).filter((a) => a.job === `bracket:${b.bracketId}`).map((a) => a.action)).not.toContain('Finished guarding the bracket');
+    } finally {
+      await t.client.delete(`/sim/_control/faults?exchange=${v.exchange}`, { token: admin.accessToken });
+    }
+    await until('the target cancelled once cancels go through', async () => (await orders(key, v)).length === 0);
+    await finished(key, b.bracketId);
+    expect((await activity()).find((a) => a.job === `bracket:${b.bracketId}` && a.action === 'Cancelled the remaining orders')?.message).toMatch(/1 order of the bracket cancelled \(take-profit\)/);
   });
 });

@@ -6,11 +6,15 @@ import type { Order, Position } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import { apiKeys } from '../../db/schema-api-keys';
 import { TradeRefusedError, type NewOrder, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+import type { AccountLease, AccountStates } from '../trading/account-states';
 import { tradingInstrument, type TradingConnectors } from '../trading/connect';
 import { flattenId, legId, tagOrder } from '../trading/ids';
+import type { EventBus } from '../events/bus';
 import { dropSealedIfIdle, logActivity, openSealedCredentials } from './managed-brackets';
+import { GuardPrice } from './guard-price';
 import type { MarketFeed } from './market-feed';
 import { BRACKET_JOB, type BracketJobPayload, type GuardLeg } from './payloads';
+import { cancelAll, MAX_FAILURES, OPEN, reason, refused, WaitForPrice, type Round } from './bracket-round';
 import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
 
 /**
@@ -24,9 +28,14 @@ import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './ru
  *   last target filled, closed from the terminal, liquidated, or closed on the exchange's own site —
  *   the bracket's remaining orders are cancelled. So is everything when the entry goes unfilled.
  * - **Managed** (FF_ENABLE_SEMI_AUTO): the stop moves to break-even after the first target and trails.
- * - **Idempotent by state, not by memory**: every round reads the bracket's orders and position from
- *   the exchange and acts on the difference; every order it places has a deterministic client id it
- *   looks for first. A holder killed between an action and saving it leaves nothing to do twice.
+ * - **Idempotent by state, not by memory**: every round reads the bracket's orders and position and acts
+ *   on the difference; every order it places has a deterministic client id it looks for first. A holder
+ *   killed between an action and saving it leaves nothing to do twice.
+ * - **Pushed, not polled** (issue 26 §2, with `accounts`): the round reads the key's account state (kept
+ *   from its private stream, shared by every bracket of the key) and runs when that state changes — an
+ *   order, a fill, positions or balance pushed (or re-read), a snapshot —, else every `idleMs` from memory. Ending the bracket
+ *   (position gone, entry gone) is confirmed with one REST read first. While the state is not fresh (the
+ *   stream reconnecting) a round reads the exchange, at most every `degradedMs`.
  * Every action is in the activity log, and the notable ones notify the user.
  */
 
@@ -37,30 +46,19 @@ export interface BracketJobOptions {
   secret: string | undefined;
   /** The shared mainnet ticker streams (prices for break-even and trailing without a request per job). */
   feed?: MarketFeed;
-  /** How often the bracket is read from the exchange (default 400 ms: a fill is acted on within a second or so). */
+  /** Without `accounts`: how often the bracket is read from the exchange (default 400 ms). */
   pollMs?: number;
+  /** The keys' account states: rounds read them and run on their changes instead of polling. */
+  accounts?: AccountStates;
+  /** With `accounts`: a round from memory when nothing changed for this long (default 30 s). */
+  idleMs?: number;
+  /** With `accounts`, while the state is not fresh: the REST round's cadence (default 5 s). */
+  degradedMs?: number;
   log?: JobRunnerLog;
+  /** The notable actions' notifications are published (`notification.created`) with their insert. */
+  events?: EventBus;
   /** Tests: called before each exchange action (a crash can be staged there). */
   beforeAction?: (action: string, ctx: JobContext<BracketJobPayload>) => Promise<void>;
-}
-
-/** Break-even is beyond the price now: nothing is wrong, the round just ends early. */
-class WaitForPrice extends Error {}
-
-/** Consecutive failed rounds after which the job gives up (and says so). */
-const MAX_FAILURES = 30;
-const OPEN = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
-
-/** The exchange refused (as opposed to: could not be reached, or asked to slow down). */
-const refused = (err: unknown): err is TradeRefusedError => err instanceof TradeRefusedError && err.status === 422;
-const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-interface Round {
-  /** The bracket's open orders, tagged with role and bracket id. */
-  open: Order[];
-  /** The position on the bracket's side, when there is one. */
-  position: Position | undefined;
-  entry: Order | undefined;
 }
 
 /** The `bracket` kind's handler: its payload is checked against `bracketJobPayloadSchema` when claimed (payloads.ts). */
@@ -73,9 +71,13 @@ class BracketGuard {
   private readonly userId: string;
   private conn!: TradingConnector;
   private inst!: TradingInstrument;
-  private streamed: { price: number; at: number } | null = null;
-  private unwatch: () => void = () => undefined;
+  private price: GuardPrice | null = null;
   private lastTrailAt = 0;
+  private lease: AccountLease | null = null;
+  private wake: (() => void) | null = null;
+  /** The state changed since the last round began (a change heard during a round is not lost). */
+  private changed = false;
+  private unlisten: () => void = () => undefined;
 
   constructor(
     private readonly opts: BracketJobOptions,
@@ -90,7 +92,7 @@ class BracketGuard {
   }
 
   private log(e: Parameters<typeof logActivity>[3]) {
-    return logActivity(this.opts.db, this.userId, this.ctx.job.key, e);
+    return logActivity(this.opts.db, this.userId, this.ctx.job.key, e, this.opts.events);
   }
 
   private async end(how: 'done' | 'failed', message?: string): Promise<void> {
@@ -114,7 +116,9 @@ class BracketGuard {
       if (!this.p.armed && !(await this.reconcileUnarmed())) return;
       await this.loop();
     } finally {
-      this.unwatch();
+      this.price?.close();
+      this.unlisten();
+      this.lease?.release();
     }
   }
 
@@ -141,13 +145,16 @@ class BracketGuard {
     }
     this.inst = inst;
     this.conn = this.opts.connectors.connect(key, creds, list);
-    if (this.opts.feed && p.network === 'MAINNET' && p.options?.trail) {
-      this.unwatch = this.opts.feed.watch(p.exchange, {
-        onPrices: (ticks) => {
-          for (const t of ticks) if (t.symbol === inst.symbol) this.streamed = { price: t.price, at: Date.now() };
-        },
-      });
+    if (this.opts.accounts) {
+      this.lease = await this.opts.accounts.acquire(key, creds);
+      const poke = () => {
+        this.changed = true;
+        this.wake?.();
+      };
+      this.unlisten = this.lease.state.listen({ status: poke, snapshot: poke, order: poke, fill: poke, account: poke });
     }
+    this.price = new GuardPrice(this.opts.feed, p.exchange, inst.symbol, p.network === 'MAINNET', () => this.conn.lastPrice(inst));
+    if (p.options?.trail || p.options?.breakEven) this.price.watch(() => p.options?.trail && this.p.entrySeen && this.wake?.());
     return true;
   }
 
@@ -175,12 +182,19 @@ class BracketGuard {
     const pollMs = this.opts.pollMs ?? 400;
     let failures = 0;
     while (!this.ctx.signal.aborted) {
+      let waiting = false;
+      /** The key's calls are held (its rate limit nearly used up): the next round waits that out, spread over a second. */
+      let held = 0;
+      this.changed = false;
       try {
         if ((await this.round()) === 'done') return;
         failures = 0;
       } catch (err) {
         if (this.ctx.signal.aborted) return;
-        if (!(err instanceof WaitForPrice)) {
+        waiting = err instanceof WaitForPrice;
+        // A hold is the key's budget, not the guard failing: it never counts towards giving up.
+        if (err instanceof TradeRefusedError && err.status === 429 && err.retryAfterSeconds) held = err.retryAfterSeconds * 1000 + Math.random() * 1000;
+        if (!waiting && held === 0) {
           failures += 1;
           this.opts.log?.warn({ err, job: this.ctx.job.key }, 'Bracket guard round failed');
           if (failures >= MAX_FAILURES) {
@@ -189,29 +203,84 @@ class BracketGuard {
           }
         }
       }
-      await sleep(pollMs * (failures > 0 ? Math.min(8, 2 ** failures) : 1), this.ctx.signal);
+      const backoff = failures > 0 ? Math.min(8, 2 ** failures) : 1;
+      // A failed round (a cancel refused, the exchange away) is tried again after its backoff, whether or not the
+      // account changes meanwhile; waiting for the break-even price: looked at again every 2 s (the feed's; the
+      // exchange's when it is not live); else the next change of the key's account state.
+      if (held > 0) await sleep(held, this.ctx.signal);
+      else if (failures > 0) await sleep(Math.max(pollMs, 1000) * backoff, this.ctx.signal);
+      else if (this.lease && !waiting) await this.nextChange(1);
+      else await sleep(Math.max(pollMs, this.lease ? 2000 : 0), this.ctx.signal);
     }
   }
 
-  /** The bracket's orders and position as the exchange has them now. */
+  /**
+   * Until the key's account state has changed and is fresh again (at least `pollMs` after the last round: a
+   * burst of events is one round), or `idleMs` (fresh) / `degradedMs` (not fresh: the next round reads the
+   * exchange) without that. A change that leaves the state stale (a fill, until positions are read again) waits
+   * for the read, so N guards do not each ask the exchange.
+   */
+  private async nextChange(backoff: number): Promise<void> {
+    const started = Date.now();
+    const state = this.lease!.state;
+    const longest = (state.fresh ? (this.opts.idleMs ?? 30_000) : (this.opts.degradedMs ?? 5000)) * backoff;
+    await new Promise<void>((resolve) => {
+      let soon: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        clearTimeout(soon);
+        this.ctx.signal.removeEventListener('abort', done);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, longest);
+      this.ctx.signal.addEventListener('abort', done);
+      this.wake = () => {
+        if (!state.fresh || soon) return;
+        soon = setTimeout(done, Math.max(0, (this.opts.pollMs ?? 400) * backoff - (Date.now() - started)));
+      };
+      if (this.changed) this.wake();
+    });
+  }
+
+  /** The bracket's orders and position: from the key's account state when fresh, else from the exchange. */
   private async read(): Promise<Round> {
+    const state = this.lease?.state;
+    if (!state?.fresh) return this.readRest();
+    const open = state.openOrders(this.inst).filter((o) => o.bracketId === this.p.bracketId);
+    const position = state.positionsOf(this.inst).find((x) => !isZero(dec(x.size)) && x.side === this.p.side);
+    return { open, position, entry: open.find((o) => o.role === 'entry'), memory: true };
+  }
+
+  /** The bracket's orders and position as the exchange has them now. */
+  private async readRest(): Promise<Round> {
     const open = (await this.conn.openOrders(this.inst)).map(tagOrder).filter((o) => o.bracketId === this.p.bracketId);
     const positions = await this.conn.positions(this.inst);
     const position = positions.find((x) => x.symbol === this.inst.symbol && !isZero(dec(x.size)) && x.side === this.p.side);
-    return { open, position, entry: open.find((o) => o.role === 'entry') };
+    return { open, position, entry: open.find((o) => o.role === 'entry'), memory: false };
   }
 
   /** What the entry has filled: from its open order, or (no longer open) looked up by its client id. */
   private async entryFilled(r: Round): Promise<Decimal> {
     if (r.entry) return dec(r.entry.filledQty);
+    const seen = this.lease?.state.byClientId(legId(this.p.bracketId, 'E'));
+    if (seen && r.memory) return dec(seen.filledQty);
     const conditional = this.p.entryType === 'STOP_MARKET' || this.p.entryType === 'STOP_LIMIT';
     const past = await this.conn.orderByClientId(this.inst, legId(this.p.bracketId, 'E'), conditional);
     return past ? dec(past.filledQty) : dec(0);
   }
 
+  /** The round would end the bracket (its position or its entry gone). */
+  private async ending(r: Round): Promise<boolean> {
+    const seen = this.p.entrySeen || !isZero(await this.entryFilled(r));
+    return seen ? this.p.protectionPlaced && !r.position : !r.entry;
+  }
+
   private async round(): Promise<'done' | 'again'> {
     const p = this.p;
-    const r = await this.read();
+    let r = await this.read();
+    // Nothing is cancelled on the server's copy alone: an ending is confirmed by the exchange.
+    if (r.memory && (await this.ending(r))) r = await this.readRest();
     if (!p.entrySeen && !isZero(await this.entryFilled(r))) {
       p.entrySeen = true;
       if (!(await this.save())) return 'done';
@@ -228,7 +297,8 @@ class BracketGuard {
     const p = this.p;
     if (open.length > 0) {
       await this.act('cancel-rest');
-      for (const o of open) await this.conn.cancel(this.inst, o.id).catch(() => undefined);
+      // Never "finished" with an order of a closed bracket still live: a cancel that fails throws (`cancelAll`).
+      await cancelAll(this.conn, this.inst, open, 'remaining orders');
       await this.log({
         action: 'Cancelled the remaining orders',
         orderId: open.map((o) => o.id).join(',').slice(0, 500),
@@ -335,13 +405,6 @@ class BracketGuard {
 
   // ---------------------------------------------------------------- managed: break-even, trailing
 
-  private async lastPrice(): Promise<Decimal> {
-    const s = this.streamed;
-    if (!s || Date.now() - s.at >= 5000) return dec(await this.conn.lastPrice(this.inst));
-    // The stream's number, through its shortest text (exponents too: 1e-7 reads as 0.0000001).
-    return dec(s.price);
-  }
-
   /** Leaves exactly one stop of the bracket at `price` (amending, or cancelling extra ones). */
   private async stopAt(stops: Order[], price: string, qty: string): Promise<Order> {
     const keep = stops.find((o) => o.triggerPrice !== null && cmp(dec(o.triggerPrice), dec(price)) === 0);
@@ -359,9 +422,13 @@ class BracketGuard {
     }
     // Extra stops (a crash in the middle of a place-then-cancel amend) go; the kept one stays.
     const open = (await this.conn.openOrders(this.inst)).map(tagOrder);
-    for (const o of open) {
-      if (o.bracketId === this.p.bracketId && o.role === 'stop-loss' && o.id !== result.id && o.clientOrderId !== result.clientOrderId) await this.conn.cancel(this.inst, o.id).catch(() => undefined);
-    }
+    // One that will not go throws: the round is tried again (the kept stop is found at its price, the extra cancelled).
+    await cancelAll(
+      this.conn,
+      this.inst,
+      open.filter((o) => o.bracketId === this.p.bracketId && o.role === 'stop-loss' && o.id !== result.id && o.clientOrderId !== result.clientOrderId),
+      'extra stops',
+    );
     return result;
   }
 
@@ -375,13 +442,13 @@ class BracketGuard {
   /** Break-even once the first take-profit has filled. */
   private async breakEven(stops: Order[], pos: Position): Promise<void> {
     const p = this.p;
-    const tp1 = await this.conn.orderByClientId(this.inst, legId(p.bracketId, 'T1'), true);
+    const tp1 = this.lease?.state.byClientId(legId(p.bracketId, 'T1')) ?? (await this.conn.orderByClientId(this.inst, legId(p.bracketId, 'T1'), true));
     if (!tp1 || !(tp1.status === 'FILLED' || (tp1.status !== 'NEW' && !isZero(dec(tp1.filledQty))))) return;
     const be = str(roundToStep(dec(pos.breakEvenPrice), dec(this.inst.tickSize), this.long ? 'up' : 'down'));
-    // The exchange's own last price: the stop must be valid there (the stream may lag a tick).
-    const now = dec(await this.conn.lastPrice(this.inst));
-    // A stop beyond the price now would fire at once (the exchange refuses it): wait for the price.
-    if (this.long ? cmp(dec(be), now) >= 0 : cmp(dec(be), now) <= 0) {
+    // A stop beyond the price now would fire at once (the exchange refuses it): wait for the price (the
+    // feed's while it is live; the exchange's confirms it allows the stop).
+    const { ok, now } = await this.price!.allowsStop(dec(be), this.long);
+    if (!ok) {
       await this.log({
         action: 'Waiting to move the stop to break-even',
         orderId: null,
@@ -402,7 +469,7 @@ class BracketGuard {
     const p = this.p;
     const trail = p.options?.trail;
     if (!trail || !stops[0]?.triggerPrice) return;
-    const last = await this.lastPrice();
+    const last = await this.price!.last();
     const inProfit = this.long ? cmp(last, dec(pos.entryPrice)) > 0 : cmp(last, dec(pos.entryPrice)) < 0;
     if (!inProfit) return;
     const dist = trail.mode === 'percent' ? div(mul(last, dec(trail.value)), dec(100)) : dec(trail.value);

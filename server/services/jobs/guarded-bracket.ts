@@ -1,6 +1,7 @@
 import type { BracketBody, BracketResult } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import { conflict } from '../../lib/http-error';
+import type { AccountStates } from '../trading/account-states';
 import { placeBracket, plannedLegs, planBracket } from '../trading/brackets';
 import { bracketIdFor } from '../trading/ids';
 import type { Answer } from '../trading/idempotency';
@@ -11,11 +12,13 @@ import type { JobRunnerLog } from './runner';
 
 /**
  * `POST /v1/trade/{apiKeyId}/brackets` (issue 21): the bracket planned and checked, its guard's row
- * written, its orders placed (undone when a leg is refused), then the guard armed. Refused before
+ * written, its orders placed (undone when a leg is refused), then the guard armed beside the answer. Refused before
  * anything is sent (409) when the server cannot guard it: no consent for the key, or no SERVER_SECRET.
+ * The checks read the key's account state (`accounts`, kept open by this call) where it is fresh, so a
+ * bracket costs the exchange one round trip: its legs.
  */
 export async function placeGuardedBracket(
-  deps: { db: Db; secret: string | undefined; log: JobRunnerLog },
+  deps: { db: Db; secret: string | undefined; log: JobRunnerLog; accounts?: AccountStates },
   s: TradeSession,
   body: BracketBody,
   limits: LimitsCheck,
@@ -24,12 +27,14 @@ export async function placeGuardedBracket(
   if (!deps.secret) throw conflict(NO_CUSTODY_SECRET_MESSAGE);
   if (!s.key.serverCustodyAt) throw conflict(CUSTODY_REQUIRED_MESSAGE, { custody: CUSTODY_REQUIRED_MESSAGE });
   const bracketId = bracketIdFor(s.key.id, body.clientOrderId);
-  const plan = await planBracket(s, body, bracketId, limits);
+  const account = deps.accounts?.use(s.key, s.credentials()) ?? null;
+  const plan = await planBracket(s, body, bracketId, limits, account);
   const legs = guardLegs(plannedLegs(plan));
   await prepareGuard(deps.db, deps.secret, s.key, s.credentials(), { symbol: plan.inst.symbol, side: body.side, bracketId, entryType: body.entry.type, options: body.managed ?? null, legs });
   let placed: Omit<BracketResult, 'managed'>;
   try {
     placed = await placeBracket(s, plan, reconcile);
+    account?.placed(placed.orders);
   } catch (err) {
     // Refused and undone: nothing to guard.
     await dropGuard(deps.db, s.key.id, bracketId).catch((e: unknown) => deps.log.warn({ err: e }, 'Could not drop the guard of a refused bracket'));
@@ -38,7 +43,8 @@ export async function placeGuardedBracket(
   const what = plan.resting
     ? `${plan.inst.symbol} ${body.side}: the stop-loss (${body.stopLoss.triggerPrice}) and ${body.takeProfits.length} take-profit${body.takeProfits.length === 1 ? '' : 's'} go on when the entry fills; the rest is cancelled when the position closes`
     : `${plan.inst.symbol} ${body.side}: the rest is cancelled when the position closes`;
-  // Armed late (the database away), the guard wakes up on its own after the placing grace.
-  await armGuard(deps.db, s.key, bracketId, what).catch((err: unknown) => deps.log.warn({ err }, 'Could not arm a bracket guard; it starts after its grace'));
+  // Armed beside the answer, not before it (two writes off the order's path): armed late or not at all (the
+  // database away), the guard wakes up on its own after the placing grace.
+  void armGuard(deps.db, s.key, bracketId, what).catch((err: unknown) => deps.log.warn({ err }, 'Could not arm a bracket guard; it starts after its grace'));
   return { status: placed.partial ? 207 : 201, body: { ...placed, managed: Boolean(body.managed) } };
 }

@@ -10,6 +10,7 @@ import { featureFlags } from '../../db/schema';
 import { alerts } from '../../db/schema-alerts';
 import { jobs, notifications } from '../../db/schema-jobs';
 import { manualClock, type Clock } from '../../sim/testing';
+import { AppStreamClient, isApp } from '../../test/app-stream-client';
 import { createPostgresDatabase, createTestDatabase, RecordingMailer, TEST_DRIVERS, TestClient, uniqueEmail, type TestDriver } from '../../test/helper';
 import { ensureAlertJob } from '../alerts';
 import { prepareDatabase } from '../bootstrap';
@@ -115,6 +116,39 @@ describe.each(TEST_DRIVERS)('job runner on %s', (driver) => {
     await Promise.all([a.stop(), b.stop()]);
     await db.delete(jobs).where(eq(jobs.kind, 'test'));
   });
+
+  it('keeps jobs of one affinity (a key’s brackets) on the instance holding one of them; a full or dead holder’s wait ends', async () => {
+    const db = handle.db;
+    const log: string[] = [];
+    const contexts = new Map<string, JobContext>();
+    const a = new JobRunner({ db, handlers: [parked('A', log, contexts)], owner: 'A', leaseMs: 60_000, maxJobs: 3, affinityWaitMs: 60_000 });
+    const b = new JobRunner({ db, handlers: [parked('B', log, contexts)], owner: 'B', leaseMs: 60_000, affinityWaitMs: 60_000 });
+    await ensureJob(db, { kind: 'test', key: 'test:aff:k1', affinity: 'api-key:K' });
+    await a.tick();
+    expect(a.heldJobs()).toHaveLength(1);
+    // More of K's jobs and one of L's: B, ticking first, takes only L's; A takes K's.
+    for (const k of ['k2', 'k3', 'k4']) await ensureJob(db, { kind: 'test', key: `test:aff:${k}`, affinity: 'api-key:K' });
+    await ensureJob(db, { kind: 'test', key: 'test:aff:l1', affinity: 'api-key:L' });
+    await b.tick();
+    expect(log.filter((l) => l.startsWith('B:start')).sort()).toEqual(['B:start:test:aff:l1']);
+    await a.tick();
+    expect(log.filter((l) => l.startsWith('A:start')).sort()).toEqual(['A:start:test:aff:k1', 'A:start:test:aff:k2', 'A:start:test:aff:k3']);
+    // A is full: k4 is not starved — once it has waited its turn, B takes it.
+    await b.tick();
+    expect(log).not.toContain('B:start:test:aff:k4');
+    await db.update(jobs).set({ runAt: sql`now() - interval '61 seconds'` }).where(eq(jobs.key, 'test:aff:k4'));
+    await b.tick();
+    expect(log).toContain('B:start:test:aff:k4');
+    // A dies: once its leases run out, K's jobs are anyone's at once (no wait for a holder that is gone).
+    await ensureJob(db, { kind: 'test', key: 'test:aff:k5', affinity: 'api-key:K' });
+    await b.tick();
+    expect(log).not.toContain('B:start:test:aff:k5'); // A's leases still run
+    await db.update(jobs).set({ leaseUntil: sql`now() - interval '1 millisecond'` }).where(eq(jobs.leaseOwner, 'A'));
+    await b.tick();
+    expect(log.filter((l) => l.startsWith('B:start')).sort()).toEqual(['B:start:test:aff:k1', 'B:start:test:aff:k2', 'B:start:test:aff:k3', 'B:start:test:aff:k4', 'B:start:test:aff:k5', 'B:start:test:aff:l1']);
+    await Promise.all([a.stop(), b.stop()]);
+    await db.delete(jobs).where(eq(jobs.kind, 'test'));
+  });
 });
 
 // ------------------------------------------------------------------ alerts evaluated by the server
@@ -210,9 +244,9 @@ describe.each(TEST_DRIVERS)('price alerts evaluated by the server on %s (simulat
   const setAlert = async (v: { initialPrice: number; triggerPrice: number; note?: string }, at: number): Promise<string> => {
     const [row] = await db
       .insert(alerts)
-      .values({ userId, exchange: 'binance', symbol: 'BTCUSDT', ...v, createdAt: new Date(at), updatedAt: new Date(at) })
+      .values({ userId, exchange: 'binance', network: 'MAINNET', symbol: 'BTCUSDT', ...v, createdAt: new Date(at), updatedAt: new Date(at) })
       .returning();
-    await ensureAlertJob(db, 'binance');
+    await ensureAlertJob(db, 'binance', 'MAINNET');
     return row!.id;
   };
 
@@ -245,20 +279,32 @@ describe.each(TEST_DRIVERS)('price alerts evaluated by the server on %s (simulat
     await wait(800);
     expect((await db.select().from(alerts).where(eq(alerts.id, id)))[0]?.status).toBe('active');
 
+    // A tab open on the instance that may not be the one evaluating: the firing is pushed to it.
+    const tab = new AppStreamClient(await (b ?? a).app.injectWS('/v1/stream'));
+    tab.send({ op: 'auth', accessToken: token });
+    await tab.next(isApp('notifications', (m) => m.resume));
+
     clock.set(t1);
+    const push = await tab.next(isApp('notifications', (m) => !m.resume));
+    expect(push.items[0]).toMatchObject({ kind: 'alert', alert: { id, status: 'triggered' } });
+    tab.socket.close();
     const fired = await until('the alert to fire', async () => {
       const [row] = await db.select().from(alerts).where(eq(alerts.id, id));
       return row?.status === 'triggered' ? row : null;
     });
-    expect(fired.triggeredPrice).toBe(p1);
+    // Heard on the pair's trade stream (aggTrade): the first print at or through the trigger fires it,
+    // at that print's price, when it was heard.
+    expect(fired.triggeredPrice).toBeGreaterThanOrEqual(trigger);
+    expect(fired.triggeredPrice).toBeLessThanOrEqual(Math.max(p1, trigger) * 1.01);
     expect(fired.triggeredAt?.getTime()).toBe(t1);
+    expect(push.items[0]?.alert?.triggeredPrice, 'the tab heard the price it fired at').toBe(fired.triggeredPrice);
     // Both instances kept running a while longer: still one notification, one e-mail.
     await wait(800);
     const rows = await db.select().from(notifications).where(eq(notifications.refId, id));
     expect(rows).toHaveLength(1);
     const list = (await (b ?? a).client.get('/v1/notifications', { token })).json() as NotificationList;
     expect(list.unread).toBe(1);
-    expect(list.items[0]).toMatchObject({ kind: 'alert', title: 'Alert triggered: BTCUSDT', read: false, alert: { id, status: 'triggered', triggeredPrice: p1 } });
+    expect(list.items[0]).toMatchObject({ kind: 'alert', title: 'Alert triggered: BTCUSDT', read: false, alert: { id, status: 'triggered', network: 'MAINNET', triggeredPrice: fired.triggeredPrice } });
     expect(list.items[0]!.body).toContain('BTCUSDT on binance rose to');
     expect(list.items[0]!.body).toContain('— server side');
     expect(mailer.sent.filter((m) => m.to === email)).toHaveLength(1);

@@ -213,7 +213,10 @@ describe.each(TEST_DRIVERS)('server-managed brackets on %s (simulator, no browse
       return rows[0]?.state === 'done' ? rows : null;
     });
     expect(job!.attempts).toBe(1);
-    expect(await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).toHaveLength(0);
+    // The key's brackets gather on one instance (one account state per key): the runner's affinity.
+    expect(job!.affinity).toBe(`api-key:${key.id}`);
+    // Deleted right after the job is marked done (`end`: complete, then drop the sealed credentials if idle).
+    await until('the sealed credentials deleted', async () => (await db.select().from(sealedCredentials).where(eq(sealedCredentials.apiKeyId, key.id))).length === 0);
 
     const activity = (await client.get('/v1/notifications/activity', { token })).json<ActivityEntry[]>().filter((a) => a.job === `bracket:${b.bracketId}`);
     expect(activity.map((a) => a.action).reverse()).toEqual(['Guarding the bracket', 'Moved the stop to break-even', 'Cancelled the remaining orders', 'Finished guarding the bracket']);

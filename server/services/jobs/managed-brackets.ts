@@ -8,7 +8,7 @@ import { conflict, notFound } from '../../lib/http-error';
 import { serverOpen, serverSeal } from '../../lib/server-seal';
 import { API_KEY_NOT_FOUND } from '../api-keys';
 import type { EventBus, Tx } from '../events/bus';
-import { addNotification } from '../notifications';
+import { addNotification, type NotificationEvents } from '../notifications';
 import { BRACKET_JOB, BRACKET_JOB_KIND, listedBracketPayloadSchema, writeJobPayload, type BracketJobPayload, type GuardLeg } from './payloads';
 
 /**
@@ -30,6 +30,8 @@ import { BRACKET_JOB, BRACKET_JOB_KIND, listedBracketPayloadSchema, writeJobPayl
 
 export { BRACKET_JOB_KIND, type BracketJobPayload, type GuardLeg } from './payloads';
 export const bracketJobKey = (bracketId: string) => `bracket:${bracketId}`;
+/** A key's brackets run on one instance where they can (the runner's affinity): one account state, one REST budget per key. */
+export const bracketJobAffinity = (apiKeyId: string) => `api-key:${apiKeyId}`;
 export const CUSTODY_REQUIRED_MESSAGE =
   "Brackets are guarded by the server (it places a resting entry's stop when it fills and cancels the rest when the position closes): allow it for this key first (Order entry → the bracket form)";
 export const NO_CUSTODY_SECRET_MESSAGE =
@@ -96,6 +98,8 @@ export async function setServerCustody(db: Db, events: EventBus, userId: string,
       .where(and(eq(apiKeys.id, apiKeyId), eq(apiKeys.userId, userId)))
       .returning();
     if (!row) throw notFound(API_KEY_NOT_FOUND);
+    // Custody given: the trading calls' copy of the key row (held with its unlocks) is re-read everywhere.
+    if (on) await emit('api-key.changed', { apiKeyId, userId });
     if (!on) {
       const stopped = await stopGuardingKey(tx, apiKeyId, CUSTODY_WITHDRAWN_MESSAGE);
       for (const job of stopped) {
@@ -183,7 +187,7 @@ export async function prepareGuard(
   const due = sql`now() + ${PLACING_GRACE_MS} * interval '1 millisecond'`;
   await db
     .insert(jobs)
-    .values({ kind: BRACKET_JOB_KIND, key: bracketJobKey(bracket.bracketId), userId: key.userId, payload, runAt: due })
+    .values({ kind: BRACKET_JOB_KIND, key: bracketJobKey(bracket.bracketId), userId: key.userId, affinity: bracketJobAffinity(key.id), payload, runAt: due })
     // A retry of the same bracket (same id): the row is reused, and waits again for the request.
     .onConflictDoUpdate({ target: jobs.key, set: { runAt: due, updatedAt: new Date() }, setWhere: sql`${jobs.state} = 'pending' and ${jobs.leaseOwner} is null` });
 }
@@ -248,12 +252,16 @@ export async function listActivity(db: Db, userId: string, limit = 100): Promise
   return rows.map((r) => ({ id: r.id, at: r.at.toISOString(), job: r.jobKey, action: r.action, orderId: r.orderId, result: r.result === 'failed' ? 'failed' : 'ok', message: r.message }));
 }
 
-/** One activity entry; `dedupe` (within the job) makes a replay after a crash add nothing. */
+/**
+ * One activity entry; `dedupe` (within the job) makes a replay after a crash add nothing. A `notify`
+ * entry's notification is published through `events` (the user's open tabs get it at once).
+ */
 export async function logActivity(
   db: Db,
   userId: string,
   jobKey: string,
   e: { action: string; orderId: string | null; result: 'ok' | 'failed'; message: string; dedupe: string; notify?: boolean },
+  events?: NotificationEvents,
 ): Promise<void> {
   const [row] = await db
     .insert(jobActivity)
@@ -261,7 +269,7 @@ export async function logActivity(
     .onConflictDoNothing()
     .returning({ id: jobActivity.id });
   if (row && e.notify) {
-    await addNotification(db, { userId, kind: 'job', title: e.action, body: e.message, refId: jobKey, dedupeKey: `activity:${jobKey}:${e.dedupe}` });
+    await addNotification(db, { userId, kind: 'job', title: e.action, body: e.message, refId: jobKey, dedupeKey: `activity:${jobKey}:${e.dedupe}` }, events);
   }
 }
 

@@ -24,6 +24,10 @@ export interface MarketFeedOptions {
 
 interface Entry {
   watchers: Set<MarketFeedWatcher>;
+  /** The last price heard per symbol (an all-market stream sends a pair only when it changed). */
+  last: Map<string, number>;
+  /** When the stream last delivered anything (this feed's clock). */
+  heardAt: number;
   feed: LiveFeed | null;
   live: boolean;
   starting: Promise<void> | null;
@@ -32,7 +36,8 @@ interface Entry {
 /**
  * One market-data connection per exchange for everything the server's jobs watch (issue 13): the
  * exchanges' all-market ticker streams the scanner already speaks (`scanner/streams.ts`), opened
- * with the first watcher and closed with the last — never one per job or per alert.
+ * with the first watcher and closed with the last — never one per job or per alert. It keeps the last
+ * price of each pair (`lastPrice`): the pre-send checks of a key's account state read it when fresh.
  */
 export class MarketFeed {
   private readonly entries = new Map<ExchangeId, Entry>();
@@ -46,7 +51,7 @@ export class MarketFeed {
   watch(exchange: ExchangeId, watcher: MarketFeedWatcher): () => void {
     let entry = this.entries.get(exchange);
     if (!entry) {
-      entry = { watchers: new Set(), feed: null, live: false, starting: null };
+      entry = { watchers: new Set(), last: new Map(), heardAt: 0, feed: null, live: false, starting: null };
       this.entries.set(exchange, entry);
     }
     entry.watchers.add(watcher);
@@ -57,6 +62,17 @@ export class MarketFeed {
       e.watchers.delete(watcher);
       if (e.watchers.size === 0) this.stopEntry(exchange, e);
     };
+  }
+
+  /**
+   * The last price of `symbol` (the product's) while the exchange's stream is live and has delivered within
+   * `maxAgeMs` (it sends a pair only when it changed, so an older price of a quiet pair is still the last),
+   * else null. Only while someone watches the exchange (nothing is heard otherwise).
+   */
+  lastPrice(exchange: ExchangeId, symbol: string, maxAgeMs: number): number | null {
+    const e = this.entries.get(exchange);
+    if (!e?.live || this.now() - e.heardAt > maxAgeMs) return null;
+    return e.last.get(symbol) ?? null;
   }
 
   isLive(exchange: ExchangeId): boolean {
@@ -88,6 +104,7 @@ export class MarketFeed {
         instruments,
         open: this.opts.open,
         onPatch: (patch) => {
+          e.heardAt = this.now();
           const ticks: PriceTick[] = [];
           for (const [exchangeSymbol, fields] of patch) {
             const symbol = symbolOf.get(exchangeSymbol);
@@ -95,6 +112,7 @@ export class MarketFeed {
           }
           if (!ticks.length) return;
           const at = this.now();
+          for (const t of ticks) e.last.set(t.symbol, t.price);
           for (const w of e.watchers) w.onPrices(ticks, at);
         },
         onLive: (live) => {

@@ -62,6 +62,11 @@ export interface JobRunnerLog {
   error(obj: object, msg: string): void;
 }
 
+/** Jobs claimed at most per tick. */
+const CLAIM_BATCH = 100;
+/** How long a due job waits for the instance that holds another of its affinity (then anyone takes it). */
+export const AFFINITY_WAIT_MS = 2_000;
+
 export interface JobRunnerOptions {
   db: Db;
   handlers: JobHandler[];
@@ -69,10 +74,12 @@ export interface JobRunnerOptions {
   leaseMs?: number;
   /** Claim + renew cadence (default 1 s); must be well below `leaseMs`. */
   tickMs?: number;
-  /** Jobs one instance holds at most (default 200). */
+  /** Jobs one instance holds at most (default 200; the app: JOBS_MAX_PER_INSTANCE). */
   maxJobs?: number;
   owner?: string;
   log?: JobRunnerLog;
+  /** Tests: `AFFINITY_WAIT_MS`. */
+  affinityWaitMs?: number;
 }
 
 interface Held {
@@ -101,6 +108,7 @@ export class JobRunner {
   private readonly leaseMs: number;
   private readonly tickMs: number;
   private readonly maxJobs: number;
+  private readonly affinityWaitMs: number;
   private readonly handlers: Map<string, JobHandler>;
   private readonly held = new Map<string, Held>();
   private timer: NodeJS.Timeout | null = null;
@@ -112,6 +120,7 @@ export class JobRunner {
     this.leaseMs = opts.leaseMs ?? 15_000;
     this.tickMs = opts.tickMs ?? 1000;
     this.maxJobs = opts.maxJobs ?? 200;
+    this.affinityWaitMs = opts.affinityWaitMs ?? AFFINITY_WAIT_MS;
     this.handlers = new Map(opts.handlers.map((h) => [h.kind, h]));
   }
 
@@ -228,10 +237,21 @@ export class JobRunner {
           inArray(jobs.kind, kinds),
           lte(jobs.runAt, sql`now()`),
           or(isNull(jobs.leaseUntil), lt(jobs.leaseUntil, sql`now()`)),
+          // A job whose affinity another live instance holds is left to it for a while (never for good: it may be full).
+          or(
+            isNull(jobs.affinity),
+            lte(jobs.runAt, sql`now() - ${this.affinityWaitMs} * interval '1 millisecond'`),
+            sql`not exists (select 1 from ${jobs} as "other" where "other"."affinity" = ${jobs.affinity} and "other"."state" = 'pending' and "other"."lease_owner" <> ${this.owner} and "other"."lease_until" > now())`,
+          ),
         ),
       )
-      .orderBy(asc(jobs.runAt))
-      .limit(room)
+      // The affinities this instance holds first: a key's brackets gather where its account state already is.
+      .orderBy(
+        sql`exists (select 1 from ${jobs} as "mine" where "mine"."affinity" = ${jobs.affinity} and "mine"."state" = 'pending' and "mine"."lease_owner" = ${this.owner}) desc`,
+        asc(jobs.runAt),
+      )
+      // At most CLAIM_BATCH a tick: a dead instance's jobs are shared by the survivors, not all taken by the first.
+      .limit(Math.min(room, CLAIM_BATCH))
       .for('update', { skipLocked: true });
     const claimed = await db
       .update(jobs)
@@ -301,14 +321,14 @@ export class JobRunner {
  * is `{}`, or — given its kind's `JobKind` (payloads.ts) — `payload` parsed with the kind's schema
  * first (throws `InvalidJobPayloadError`, writing nothing).
  */
-export function ensureJob(db: Db, job: { kind: string; key: string; userId?: string | null }): Promise<void>;
-export function ensureJob<P extends JobPayload>(db: Db, job: { kind: JobKind<P>; key: string; userId?: string | null; payload: P }): Promise<void>;
-export async function ensureJob(db: Db, job: { kind: string | JobKind<JobPayload>; key: string; userId?: string | null; payload?: JobPayload }): Promise<void> {
+export function ensureJob(db: Db, job: { kind: string; key: string; userId?: string | null; affinity?: string | null }): Promise<void>;
+export function ensureJob<P extends JobPayload>(db: Db, job: { kind: JobKind<P>; key: string; userId?: string | null; affinity?: string | null; payload: P }): Promise<void>;
+export async function ensureJob(db: Db, job: { kind: string | JobKind<JobPayload>; key: string; userId?: string | null; affinity?: string | null; payload?: JobPayload }): Promise<void> {
   const kind = typeof job.kind === 'string' ? job.kind : job.kind.kind;
   const payload = typeof job.kind === 'string' ? {} : writeJobPayload(job.kind, job.payload ?? {});
   await db
     .insert(jobs)
-    .values({ kind, key: job.key, userId: job.userId ?? null, payload })
+    .values({ kind, key: job.key, userId: job.userId ?? null, affinity: job.affinity ?? null, payload })
     .onConflictDoUpdate({
       target: jobs.key,
       set: { state: 'pending', runAt: sql`now()`, lastError: null, updatedAt: new Date() },

@@ -8,7 +8,8 @@ import { UndoneError } from './idempotency';
 import type { LimitsCheck } from './limits';
 import { firstMissing, placeLegs } from './legs';
 import { placeReconciled, splitQty } from './orders';
-import { checkLegs, checkQty, type Leg } from './preflight';
+import type { AccountReads } from './account-states';
+import { checkLegs, checkQty, readPreflight, type Leg } from './preflight';
 import type { TradeSession } from './session';
 
 /**
@@ -65,7 +66,7 @@ function buildLegs(inst: TradingInstrument, body: BracketBody, bracketId: string
 }
 
 /** Builds and checks every leg; nothing is sent. 400 / 422 naming the field when a leg cannot go. */
-export async function planBracket(s: TradeSession, body: BracketBody, bracketId: string, limits: LimitsCheck): Promise<BracketPlan> {
+export async function planBracket(s: TradeSession, body: BracketBody, bracketId: string, limits: LimitsCheck, account?: AccountReads | null): Promise<BracketPlan> {
   const inst = s.instrument(body.symbol);
   checkQty(inst, body.qty);
   const plan: BracketPlan = { bracketId, inst, ...buildLegs(inst, body, bracketId) };
@@ -74,8 +75,8 @@ export async function planBracket(s: TradeSession, body: BracketBody, bracketId:
       throw badRequest(`Take-profit ${i + 1} would be ${tp.order.qty}, below the minimum size ${inst.minQty}`, { [`takeProfits.${i}.qtyPercent`]: `Too small: at least ${inst.minQty}` });
     }
   });
-  // One round trip for what the checks read (the balance only for the loss bound, but never in turn after the others).
-  const [last, openOrders, balance] = await Promise.all([s.run((c) => c.lastPrice(inst)), s.run((c) => c.openOrders(inst)), s.run((c) => c.balance())]);
+  // The server's copy of the account where fresh, else one round trip (the balance only for the loss bound).
+  const { last, openOrders, balance } = await readPreflight(s, inst, account);
   // The stop and targets are judged from the entry's price, or the last price for a market entry.
   const reference = body.entry.price ?? body.entry.triggerPrice ?? last;
   const long = body.side === 'BUY';

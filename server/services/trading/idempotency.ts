@@ -16,6 +16,11 @@ import { RetryLaterError } from '../../lib/retry-later';
  * - A first request that ended in a 5xx (the exchange down or slow, the server stopped) may run
  *   again: `run(true)` then looks every leg up by its deterministic client id before placing it.
  *   So does a request whose first run has been silent for `STALE_MS` (its server died mid-way).
+ * - One round trip before the exchange (the claim); a success is answered without waiting for its
+ *   answer to be stored (issue 25 §1). A retry arriving meanwhile on this instance waits for that
+ *   store and answers the stored answer; on another instance it hears 409 (try again) until the row
+ *   says done. Should the store fail, the row stays "running" until `STALE_MS`, then a retry
+ *   reconciles by client id: never a second order.
  */
 
 /** A success answer: its status (200, 201, or 207 for a partial multi-leg result) and body. */
@@ -114,6 +119,35 @@ function sweepOldAnswers(db: Db): void {
     );
 }
 
+/** Answers of this process being stored after they were sent, by API key and client id. */
+const storing = new Map<string, Promise<unknown>>();
+const slot = (apiKeyId: string, clientId: string) => `${apiKeyId}\0${clientId}`;
+
+/** Stores a success in the background; a retry of it meanwhile waits for it (`storing`). One second try on failure. */
+function storeInBackground(apiKeyId: string, clientId: string, store: () => Promise<unknown>): void {
+  const key = slot(apiKeyId, clientId);
+  const attempt = async () => {
+    await store();
+  };
+  const done = attempt()
+    .catch(attempt)
+    .catch(() => undefined)
+    .finally(() => {
+      if (storing.get(key) === done) storing.delete(key);
+    });
+  storing.set(key, done);
+}
+
+/** The row of (key, client id), after this process's store of its answer, if one is under way, has ended. */
+async function storedRow(db: Db, apiKeyId: string, clientId: string) {
+  await storing.get(slot(apiKeyId, clientId));
+  const [row] = await db
+    .select()
+    .from(tradeRequests)
+    .where(and(eq(tradeRequests.apiKeyId, apiKeyId), eq(tradeRequests.clientId, clientId)));
+  return row;
+}
+
 /**
  * Runs `run` once per (API key, client id). `clientId` absent: runs it every time (no key was given).
  * `field` names the request's idempotency field in a refusal (`clientOrderId`, or the header).
@@ -138,10 +172,7 @@ export async function idempotent<T, S extends 200 | 201 | 207>(
   let id = mine?.id;
   let retry = false;
   if (!id) {
-    const [row] = await db
-      .select()
-      .from(tradeRequests)
-      .where(and(eq(tradeRequests.apiKeyId, apiKeyId), eq(tradeRequests.clientId, clientId)));
+    const row = await storedRow(db, apiKeyId, clientId);
     if (!row) throw stillRunning(request.field);
     if (row.requestHash !== hash) {
       throw new HttpError(422, `The client id ${clientId} was already used for a different request: use a new id for a new order`, {
@@ -178,6 +209,7 @@ export async function idempotent<T, S extends 200 | 201 | 207>(
     else await store('retry', null, null).catch(() => undefined);
     throw err;
   }
-  await store('done', answer.status, answer.body);
+  // Answered now; stored right after (a retry on this instance waits for it, storedRow).
+  storeInBackground(apiKeyId, clientId, () => store('done', answer.status, answer.body));
   return answer;
 }

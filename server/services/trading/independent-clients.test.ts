@@ -114,11 +114,23 @@ function intentOf(r: Recorded, side: Side, dropped: readonly string[], defaults:
   return `${r.method} ${r.path.replace(/^\/sim\/[a-z]+/, '')} ${params.map(([k, v]) => `${k}=${v}`).join('&')}`;
 }
 
-/** Runs one side's call, refusals included (the request is what is compared, not the answer). */
+/**
+ * Runs one side's call, refusals included (the request is what is compared, not the answer). A call that threw
+ * before anything was sent (a client's own timeout on a loaded machine) is run once more; if it still sends
+ * nothing, its error is part of what is compared, so a mismatch says why.
+ */
 async function sent(fn: () => Promise<unknown>, isAction: (r: Recorded) => boolean): Promise<Recorded[]> {
-  const from = proxy.log.length;
-  await fn().catch(() => undefined);
-  return proxy.log.slice(from).filter(isAction);
+  let error: unknown = null;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const from = proxy.log.length;
+    error = null;
+    await fn().catch((err: unknown) => {
+      error = err;
+    });
+    const recorded = proxy.log.slice(from).filter(isAction);
+    if (recorded.length || error === null) return recorded;
+  }
+  return [{ method: 'ERROR', path: error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 200) : String(error), params: {} }];
 }
 
 interface Intent<X> {

@@ -5,10 +5,9 @@ import type { Side } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
 import type { TradingInstrument } from '../../exchanges/trading';
 import { HttpError } from '../../lib/http-error';
-import { getFundedUser } from '../funded-users';
 import { checkOrderAgainstTradeSettings, type TradeSettingsViolation } from '../trade-settings-check';
-import { getTradeSettings } from '../trade-settings';
 import { isLocked, lockMessage, money, refreshDayLedger, type DayLedger } from './day-ledger';
+import { loadFundedStatus, type FundedCache, type FundedStatus } from './funded-cache';
 import type { TradeSession } from './session';
 
 /**
@@ -38,10 +37,14 @@ export const NO_LIMITS: LimitsCheck = { order: async () => undefined, leverage: 
 
 type Limits = Pick<TradeSettings, 'allowedSymbols' | 'maxLeverage' | 'maxPositionNotional' | 'maxRiskPercent' | 'dailyLossLimit'>;
 
+/** The owner's funded status: from `cache` when given (the trade routes: `app.fundedCache`), else read. */
+const statusOf = (db: Db, ownerId: string, cache?: FundedCache | null): Promise<FundedStatus> => (cache ? cache.status(ownerId) : loadFundedStatus(db, ownerId));
+
 /** The limits of the key owner: none unless they are a funded user. */
-export async function limitsFor(db: Db, ownerId: string): Promise<LimitsCheck> {
-  if (!(await getFundedUser(db, ownerId))) return NO_LIMITS;
-  return fundedLimits(await getTradeSettings(db, ownerId), { dayLedger: (s) => refreshDayLedger(db, s) });
+export async function limitsFor(db: Db, ownerId: string, cache?: FundedCache | null): Promise<LimitsCheck> {
+  const { settings } = await statusOf(db, ownerId, cache);
+  if (!settings) return NO_LIMITS;
+  return fundedLimits(settings, { dayLedger: (s) => refreshDayLedger(db, s) });
 }
 
 /** What the daily loss limit needs besides the settings: the key's ledger of today (tests may fake it). */
@@ -63,9 +66,8 @@ async function assertDayOpen(settings: Limits, deps: FundedLimitsDeps, s: TradeS
  * `GET /v1/trade/{apiKeyId}/limits`: the Order entry's lock banner. The ledger is read (and the
  * exchange asked) only when a daily loss limit applies; otherwise the loss is not computed ("0").
  */
-export async function tradeLimitsStatus(db: Db, s: TradeSession): Promise<TradeLimitsStatus> {
-  const funded = (await getFundedUser(db, s.key.userId)) !== null;
-  const settings = funded ? await getTradeSettings(db, s.key.userId) : null;
+export async function tradeLimitsStatus(db: Db, s: TradeSession, cache?: FundedCache | null): Promise<TradeLimitsStatus> {
+  const { funded, settings } = await statusOf(db, s.key.userId, cache);
   if (!settings || settings.dailyLossLimit === null) {
     return { funded, dailyLossLimit: null, lossToday: '0', locked: false, lockedUntil: null, reason: null };
   }

@@ -1,7 +1,9 @@
 import { cmp, dec, isMultipleOf, isZero, mul, roundToStep, str, type Decimal } from '../../../src/api/contracts/decimal';
-import type { Order } from '../../../src/api/contracts/trading';
+import type { Balance, Order } from '../../../src/api/contracts/trading';
 import { isConditional, type NewOrder, type TradingInstrument } from '../../exchanges/trading';
 import { badRequest } from '../../lib/http-error';
+import type { AccountReads } from './account-states';
+import type { TradeSession } from './session';
 
 /**
  * Every leg of a request checked against everything the instrument states, before anything is sent
@@ -22,6 +24,26 @@ export interface Leg {
 export interface MarketNow {
   last: string;
   openOrders: readonly Order[];
+}
+
+/** What a bracket's checks read: the market now, and the balance (for the loss bound). */
+export interface PreflightReads extends MarketNow {
+  balance: Balance;
+}
+
+/**
+ * The last price, the symbol's open orders and the balance (issue 26 §2): from the server's copy of the
+ * account (`account-state.ts`) and ticker streams where they are fresh, from the exchange (all at once, one
+ * round trip) only for what is not. With everything fresh the checks cost no request at all.
+ */
+export async function readPreflight(s: TradeSession, inst: TradingInstrument, account?: AccountReads | null): Promise<PreflightReads> {
+  const held = { last: account?.lastPrice(inst) ?? null, openOrders: account?.openOrders(inst) ?? null, balance: account?.balance() ?? null };
+  const [last, openOrders, balance] = await Promise.all([
+    held.last ?? s.run((c) => c.lastPrice(inst)),
+    held.openOrders ?? s.run((c) => c.openOrders(inst)),
+    held.balance ?? s.run((c) => c.balance()),
+  ]);
+  return { last, openOrders, balance };
 }
 
 /** 400 unless `value` is on the instrument's grid and within its stated bounds. */

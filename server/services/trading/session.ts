@@ -47,9 +47,23 @@ export interface TradeCaller extends UnlockSession {
   keyPassword: string | undefined;
 }
 
-export async function openTradeSession(deps: TradeSessionDeps, ownerId: string, apiKeyId: string, caller: TradeCaller): Promise<TradeSession> {
+/**
+ * The key's row and credentials: both from memory when the caller's sign-in holds the key unlocked
+ * (the row is the owner's: checked here), else the row read (404 for someone else's key) and opened.
+ */
+async function openKey(deps: TradeSessionDeps, ownerId: string, apiKeyId: string, caller: TradeCaller): Promise<{ key: ApiKeyRow; creds: Readonly<ExchangeCredentials> }> {
+  const held = deps.unlocks.get(caller.sessionId, apiKeyId, caller.keyPassword);
+  const row = held ? deps.unlocks.row(apiKeyId) : null;
+  if (held && row && row.userId === ownerId) return { key: row, creds: held };
+  const version = deps.unlocks.rowVersion;
   const key = await getApiKey(deps.db, ownerId, apiKeyId);
-  const creds = await openUnlocked(deps, caller, key, caller.keyPassword);
+  const creds = held ?? (await openUnlocked(deps, caller, key, caller.keyPassword));
+  deps.unlocks.keepRow(key, version);
+  return { key, creds };
+}
+
+export async function openTradeSession(deps: TradeSessionDeps, ownerId: string, apiKeyId: string, caller: TradeCaller): Promise<TradeSession> {
+  const { key, creds } = await openKey(deps, ownerId, apiKeyId, caller);
   const list = (await deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
   const bySymbol = new Map<string, TradingInstrument>();
   for (const i of list) {

@@ -1,25 +1,21 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import { inArray } from 'drizzle-orm';
 import { apiKeys, type ApiKeyRow } from '../../db/schema-api-keys';
 import type { ExchangeCredentials } from '../../exchanges/transport';
-import type { ExchangeInfoService } from '../exchange-info';
 import { AccountStream, type StreamSubscriber } from './account-stream';
-import { tradingInstrument, type TradingConnectors } from './connect';
-import { recordSeenFills, xbtUsdOf } from './record';
+import type { AccountStates } from './account-states';
 
 /**
- * The server's account streams: one per key, however many tabs subscribe (DESIGN §3.3). The last
- * subscriber leaving closes the exchange connection (and drops the credentials it held); deleting
- * the key closes it for everyone.
+ * The server's account streams to the browser: one per key, however many tabs subscribe (DESIGN §3.3),
+ * each a lease on the key's account state (`account-states.ts`: one exchange connection per key, shared
+ * with the bracket guards and the pre-send checks). The last subscriber leaving releases it (the exchange
+ * connection closes, with its credentials, when nothing else holds it); deleting the key closes it for everyone.
  */
 export class TradeStreamHub {
   private readonly streams = new Map<string, AccountStream>();
   private readonly opening = new Map<string, Promise<AccountStream>>();
 
-  constructor(
-    private readonly deps: { db: Db; connectors: TradingConnectors; exchangeInfo: ExchangeInfoService; log: FastifyBaseLogger; backoffMs?: (n: number) => number },
-  ) {}
+  constructor(private readonly deps: { db: Db; accounts: AccountStates }) {}
 
   /** Adds `sub` to the key's stream, opening it (with `creds`) when it is the first. */
   async subscribe(key: ApiKeyRow, creds: ExchangeCredentials, sub: StreamSubscriber): Promise<AccountStream> {
@@ -27,33 +23,19 @@ export class TradeStreamHub {
     if (!stream) {
       let p = this.opening.get(key.id);
       if (!p) {
-        p = this.open(key, creds).finally(() => this.opening.delete(key.id));
+        p = this.deps.accounts
+          .acquire(key, creds)
+          .then((lease) => {
+            const s = new AccountStream(lease);
+            this.streams.set(key.id, s);
+            return s;
+          })
+          .finally(() => this.opening.delete(key.id));
         this.opening.set(key.id, p);
       }
       stream = await p;
     }
     stream.add(sub);
-    return stream;
-  }
-
-  private async open(key: ApiKeyRow, creds: ExchangeCredentials): Promise<AccountStream> {
-    const { connectors } = this.deps;
-    const instruments = (await this.deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
-    const ctx = connectors.context(key, creds, instruments);
-    const connector = connectors.connector(key.exchange, ctx);
-    const xbtUsd = xbtUsdOf(connector, new Map(instruments.map((i) => [i.symbol.toUpperCase(), i])));
-    const stream = new AccountStream({
-      key,
-      ctx,
-      connector,
-      driver: connectors.driver(key.exchange),
-      open: connectors.opener(key.exchange, key.network),
-      record: (inst, fills) => recordSeenFills(this.deps.db, key, creds.apiKey, inst, fills, xbtUsd),
-      log: this.deps.log,
-      backoffMs: this.deps.backoffMs,
-    });
-    this.streams.set(key.id, stream);
-    stream.start();
     return stream;
   }
 
@@ -70,17 +52,19 @@ export class TradeStreamHub {
   /** The key is gone (deleted): every subscriber is told and the exchange connection closes. */
   closeKey(apiKeyId: string, reason = 'The API key was deleted'): void {
     const stream = this.streams.get(apiKeyId);
-    if (!stream) return;
-    stream.close(reason);
-    this.streams.delete(apiKeyId);
+    if (stream) {
+      stream.close(reason);
+      this.streams.delete(apiKeyId);
+    }
+    this.deps.accounts.closeKey(apiKeyId);
   }
 
   /**
-   * After the event listener was away (it may have missed a deletion): closes the streams whose key
-   * no longer exists.
+   * After the event listener was away (it may have missed a deletion): closes the streams and account
+   * states whose key no longer exists.
    */
   async closeDeletedKeys(): Promise<void> {
-    const ids = [...this.streams.keys()];
+    const ids = [...new Set([...this.streams.keys(), ...this.deps.accounts.keys()])];
     if (!ids.length) return;
     const alive = new Set((await this.deps.db.select({ id: apiKeys.id }).from(apiKeys).where(inArray(apiKeys.id, ids))).map((r) => r.id));
     for (const id of ids) if (!alive.has(id)) this.closeKey(id);
@@ -93,5 +77,6 @@ export class TradeStreamHub {
   close(): void {
     for (const s of this.streams.values()) s.close();
     this.streams.clear();
+    this.deps.accounts.close();
   }
 }

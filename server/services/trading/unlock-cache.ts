@@ -15,6 +15,12 @@ export interface UnlockLimits {
   rememberedMaxMs: number;
 }
 
+/**
+ * Opens what an unlocked key keeps warm (its account state: compose/trading.ts) and answers its release,
+ * called when the key's last unlock here ends (lock, idle or hard expiry, sign-out, deletion, custody).
+ */
+export type UnlockHolder = (row: ApiKeyRow, creds: Readonly<ExchangeCredentials>) => () => void;
+
 export interface UnlockCacheOptions extends UnlockLimits {
   /** Tests: the clock. */
   now?: () => number;
@@ -52,13 +58,22 @@ export const NOT_UNLOCKED = `Unlock the key or send its password in ${KEY_PASSWO
  * password opened, per sign-in session and key, so a trader's calls after the first skip the ~100 ms
  * scrypt derivation. An entry ends after `idleMs` unused, at its hard bound (the unlock's "remember"
  * choice), and at once on lock, sign-out, password change, key deletion and custody withdrawal
- * (compose/trading.ts subscribes to those events on every instance). Another session of the same user,
+ * (compose/trading.ts subscribes to those events on every instance). Beside them, the unlocked keys'
+ * rows (`row`): dropped with the key and re-read after `api-key.changed` (custody given). Another session of the same user,
  * or an admin's, never reads it: the request must also pass `requireUser`, which checks its session is live.
  */
 export class UnlockCache {
   private readonly entries = new Map<string, Entry>();
+  /** Unlocked keys' rows (exchange, network, owner, custody…), so a trading call skips reading `api_keys`. */
+  private readonly rows = new Map<string, ApiKeyRow>();
+  /** Bumped by every drop of a row: a read that began before it is not kept (it may predate the change). */
+  private rowEpoch = 0;
   private readonly now: () => number;
   private readonly maxEntries: number;
+  private holder: UnlockHolder | null = null;
+  /** Keys held open for their unlocks: the release of each. */
+  private readonly held = new Map<string, () => void>();
+  private sweeper: NodeJS.Timeout | null = null;
 
   constructor(readonly limits: UnlockCacheOptions) {
     this.now = limits.now ?? Date.now;
@@ -69,8 +84,18 @@ export class UnlockCache {
     return this.entries.size;
   }
 
-  /** Keeps `creds` for the session and key, replacing an earlier unlock of them. */
-  put(who: UnlockSession, apiKeyId: string, password: string, creds: ExchangeCredentials, remember: boolean): void {
+  /** What an unlocked key holds open (the account state), from its first unlock here to its last one's end. */
+  holdWith(holder: UnlockHolder | null): void {
+    this.holder = holder;
+  }
+
+  /** Keys held open for their unlocks (tests). */
+  heldKeys(): string[] {
+    return [...this.held.keys()];
+  }
+
+  /** Keeps `creds` for the session and key, replacing an earlier unlock of them; with `row`, the key is held open. */
+  put(who: UnlockSession, apiKeyId: string, password: string, creds: ExchangeCredentials, remember: boolean, row?: ApiKeyRow): void {
     const now = this.now();
     this.sweep(now);
     const key = slot(who.sessionId, apiKeyId);
@@ -88,6 +113,38 @@ export class UnlockCache {
       deadline: now + bound,
     });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    if (row && this.holder && !this.held.has(apiKeyId)) {
+      try {
+        this.held.set(apiKeyId, this.holder(row, creds));
+      } catch {
+        // Holding is a warm-up: a failure costs the first call a cold read, nothing else.
+      }
+      this.startSweeper();
+    }
+    this.releaseEnded();
+  }
+
+  /** Expiries end unlocks with no call to notice them: swept while keys are held. */
+  private startSweeper(): void {
+    if (this.sweeper) return;
+    this.sweeper = setInterval(() => this.sweep(this.now()), Math.max(1000, Math.min(this.limits.idleMs, 60_000) / 4));
+    this.sweeper.unref?.();
+  }
+
+  /** Keys held whose last unlock ended are released. */
+  private releaseEnded(): void {
+    if (!this.held.size) return;
+    const unlocked = new Set<string>();
+    for (const e of this.entries.values()) unlocked.add(e.apiKeyId);
+    for (const [id, release] of this.held) {
+      if (unlocked.has(id)) continue;
+      this.held.delete(id);
+      release();
+    }
+    if (!this.held.size && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
   }
 
   /**
@@ -102,6 +159,7 @@ export class UnlockCache {
     const now = this.now();
     if (this.expired(e, now)) {
       this.entries.delete(key);
+      this.releaseEnded();
       return null;
     }
     if (password !== undefined && !timingSafeEqual(verify(e.mac, password), e.verifier)) return null;
@@ -109,14 +167,46 @@ export class UnlockCache {
     return e.creds;
   }
 
+  /**
+   * The key's row, held while some session has it unlocked; null when not held. The caller still needs
+   * the session's own unlock (`get`) and checks the owner: the row alone opens nothing.
+   */
+  row(apiKeyId: string): ApiKeyRow | null {
+    return this.rows.get(apiKeyId) ?? null;
+  }
+
+  /** Where row reads stand: pass it to `keepRow` after reading the row. */
+  get rowVersion(): number {
+    return this.rowEpoch;
+  }
+
+  /** Keeps a row read since `version`, unless it was dropped meanwhile or no session holds the key unlocked. */
+  keepRow(row: ApiKeyRow, version: number): void {
+    if (version !== this.rowEpoch) return;
+    for (const e of this.entries.values()) {
+      if (e.apiKeyId === row.id) {
+        this.rows.set(row.id, row);
+        return;
+      }
+    }
+  }
+
+  /** `api-key.changed`: the next trading call reads the key's row again (its unlocks stay). */
+  forgetRow(apiKeyId: string): void {
+    this.rowEpoch++;
+    this.rows.delete(apiKeyId);
+  }
+
   /** `DELETE /v1/api-keys/{id}/unlock`: this session's unlock of the key. */
   lock(sessionId: string, apiKeyId: string): void {
     this.entries.delete(slot(sessionId, apiKeyId));
+    this.releaseEnded();
   }
 
   /** Key deleted or its custody withdrawn: every session's unlock of it. */
   dropKey(apiKeyId: string): void {
     this.dropWhere((e) => e.apiKeyId === apiKeyId);
+    this.forgetRow(apiKeyId);
   }
 
   /** A sign-out (or a reused refresh token): every key that sign-in unlocked. */
@@ -134,6 +224,9 @@ export class UnlockCache {
 
   clear(): void {
     this.entries.clear();
+    this.releaseEnded();
+    this.rowEpoch++;
+    this.rows.clear();
   }
 
   private expired(e: Entry, now: number): boolean {
@@ -142,10 +235,14 @@ export class UnlockCache {
 
   private sweep(now: number): void {
     this.dropWhere((e) => this.expired(e, now));
+    const unlocked = new Set<string>();
+    for (const e of this.entries.values()) unlocked.add(e.apiKeyId);
+    for (const id of this.rows.keys()) if (!unlocked.has(id)) this.rows.delete(id);
   }
 
   private dropWhere(gone: (e: Entry) => boolean): void {
     for (const [key, e] of this.entries) if (gone(e)) this.entries.delete(key);
+    this.releaseEnded();
   }
 }
 
@@ -165,6 +262,6 @@ export async function openUnlocked(deps: UnlockDeps, who: UnlockSession, row: Ap
   if (held) return held;
   if (!password) throw new HttpError(403, WRONG_KEY_PASSWORD, { keyPassword: NOT_UNLOCKED });
   const creds = await openApiKey(deps.limiter, row, password);
-  deps.unlocks.put(who, row.id, password, creds, remember);
+  deps.unlocks.put(who, row.id, password, creds, remember, row);
   return creds;
 }

@@ -250,6 +250,38 @@ export const CATALOGUE: SimInstrument[] = [
 
 const BY_KEY = new Map(CATALOGUE.map((i) => [`${i.exchange}:${i.symbol}`, i]));
 
+/** Most synthetic bench pairs per exchange (`SIM_EXTRA_PAIRS`). */
+export const BENCH_PAIRS_MAX = 100;
+const BENCH_PREFIX = 'SIMB';
+const benchAsset = (n: number) => `${BENCH_PREFIX}${String(n).padStart(3, '0')}`;
+const isBench = (i: SimInstrument) => i.asset.startsWith(BENCH_PREFIX) && /^SIMB\d{3}$/.test(i.asset);
+
+/**
+ * The bench universe (`SIM_EXTRA_PAIRS`, `npm run bench:jobs`): `perExchange` synthetic USDT-linear
+ * perpetuals on each exchange — `SIMB001USDT` … on binance, bybit and bitmex, `SIMB001-USDT-SWAP` on
+ * okx — each with its own seeded asset path (a price from 5 to 500, volatility 0.9), listed and
+ * streamed like the catalogue's own. Process-wide (the catalogue is a module constant): every call
+ * replaces the previous bench pairs; 0 removes them (the default: none exist).
+ */
+export function setBenchPairs(perExchange: number): void {
+  const n = Math.max(0, Math.min(BENCH_PAIRS_MAX, Math.floor(perExchange)));
+  for (let i = CATALOGUE.length - 1; i >= 0; i--) if (isBench(CATALOGUE[i]!)) CATALOGUE.splice(i, 1);
+  for (const code of Object.keys(ASSETS)) if (/^SIMB\d{3}$/.test(code)) delete ASSETS[code];
+  for (const [key, inst] of BY_KEY) if (isBench(inst)) BY_KEY.delete(key);
+  if (n === 0) return;
+  const codes = Array.from({ length: n }, (_, k) => benchAsset(k + 1));
+  codes.forEach((code, k) => (ASSETS[code] = { code, price: 5 + ((k * 37) % 100) * 5, vol: 0.9, usdPerMinute: 3e5 }));
+  const row = (code: string, contract: number, step: string): Row => [code, '0.001', step, step, '10000000', '1000000', contract, '2024-01-01', 50];
+  const added = [
+    ...build('binance', codes.map((c) => row(c, 1, '0.1')), usdtName, 'linear'),
+    ...build('bybit', codes.map((c) => row(c, 1, '0.1')), usdtName, 'linear'),
+    ...build('bitmex', codes.map((c) => row(c, 0.01, '1000')), (a) => ({ symbol: `${a}USDT`, base: a, quote: 'USDT', settle: 'USDt' }), 'linear', 10),
+    ...build('okx', codes.map((c) => row(c, 1, '0.01')), (a) => ({ symbol: `${a}-USDT-SWAP`, base: a, quote: 'USDT', settle: 'USDT' }), 'linear'),
+  ];
+  CATALOGUE.push(...added);
+  for (const i of added) BY_KEY.set(`${i.exchange}:${i.symbol}`, i);
+}
+
 /** Symbols are case-insensitive on BitMEX (and we upper-case Binance's lower-case stream names). */
 export function findInstrument(exchange: SimExchange, symbol: string): SimInstrument | undefined {
   return BY_KEY.get(`${exchange}:${symbol.toUpperCase()}`);

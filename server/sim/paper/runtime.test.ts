@@ -92,4 +92,61 @@ describe('paper runtime', () => {
     await rt.reset(k);
     expect(await rt.run(k, (id) => [rt.engine.balances(id)[0].wallet, rt.engine.openOrders(id).length, rt.engine.positions(id).length])).toEqual(['10000.00000000', 0, 0]);
   });
+
+  it('orders that arrive while the account is being written go in together: one transaction, each answered after it', async () => {
+    const rt = runtime();
+    const k = key();
+    await rt.run(k, () => undefined); // the account exists
+    const store = await rt.history();
+    const commit = store.commit.bind(store);
+    let commits = 0;
+    store.commit = async (...args) => {
+      commits++;
+      return commit(...args);
+    };
+    // A bracket's legs sent at once: one batch, one transaction.
+    const prices = ['19100', '19200', '19300', '19400'];
+    const placed = await Promise.all(prices.map((p) => rt.run(k, (id, at) => rt.engine.place(id, limit(p), at))));
+    expect(placed.every((r) => r.ok)).toBe(true);
+    expect(commits).toBe(1);
+    const stored = await new PaperStore(handle.db).load(k);
+    expect(stored?.snapshot.orders.map((o) => o.price)).toEqual(prices);
+    // Those that come while a batch is being written wait for the next one, together.
+    const first = rt.run(k, (id, at) => rt.engine.place(id, limit('19500'), at));
+    await new Promise((r) => setImmediate(r));
+    const behind = [rt.run(k, (id, at) => rt.engine.place(id, limit('19600'), at)), rt.run(k, (id, at) => rt.engine.place(id, limit('19700'), at))];
+    expect((await Promise.all([first, ...behind])).every((r) => r.ok)).toBe(true);
+    expect(commits).toBe(3);
+
+    // One that throws (a defect) is refused alone; the others of its batch are written.
+    const results = await Promise.allSettled([
+      rt.run(k, (id) => rt.engine.openOrders(id).length),
+      rt.run(k, (id, at) => rt.engine.place(id, limit('18100'), at)),
+      rt.run(k, () => {
+        throw new Error('a defect');
+      }),
+      rt.run(k, (id, at) => rt.engine.place(id, limit('18200'), at)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    store.commit = commit;
+    const open = await rt.run(k, (id) => rt.engine.openOrders(id).map((o) => o.price));
+    expect(open.map(Number).sort()).toEqual([18100, 18200, 19100, 19200, 19300, 19400, 19500, 19600, 19700]);
+  });
+
+  it('a batch whose commit fails answers none of its orders, and none of them is live', async () => {
+    const rt = runtime();
+    const k = key();
+    await rt.run(k, () => undefined);
+    const store = await rt.history();
+    const commit = store.commit.bind(store);
+    let calls = 0;
+    store.commit = async (...args) => {
+      if (++calls === 1) throw new Error('database went away');
+      return commit(...args);
+    };
+    const results = await Promise.allSettled(['17100', '17200', '17300'].map((p) => rt.run(k, (id, at) => rt.engine.place(id, limit(p), at))));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    store.commit = commit;
+    expect(await rt.run(k, (id) => rt.engine.openOrders(id))).toEqual([]);
+  });
 });

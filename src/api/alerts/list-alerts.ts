@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { alertListSchema, type Alert } from '../contracts/alerts';
+import type { Network } from '../contracts/common';
 import { http } from '../client';
 import { useFeatureFlag } from '../feature-flags/get-feature-flag-map';
 import { useAccessToken } from '../use-access-token';
@@ -37,7 +38,7 @@ export const alertsQueryOptions = () =>
  *
  * ```ts
  * const { data: alerts = [] } = useAlerts();
- * const lines = alerts.filter((a) => a.status === 'active' && a.exchange === exchange && a.symbol === symbol);
+ * const lines = alerts.filter((a) => a.status === 'active' && a.exchange === exchange && a.symbol === symbol && a.network === network);
  * ```
  */
 export function useAlerts() {
@@ -49,13 +50,14 @@ export function useAlerts() {
 const NONE: Alert[] = [];
 
 /**
- * The active alerts of one market — what every chart of that pair draws as lines. The array keeps
- * its identity until the list changes, so it can feed an effect that pushes lines into the engine.
+ * The active alerts of one market on one network — what every chart of that pair draws as lines (a
+ * testnet chart shows the alerts set on testnet). The array keeps its identity until the list
+ * changes, so it can feed an effect that pushes lines into the engine.
  */
-export function useMarketAlerts(exchange: string, symbol: string): Alert[] {
+export function useMarketAlerts(exchange: string, symbol: string, network: Network): Alert[] {
   const { data } = useAlerts();
   return useMemo(() => {
-    const found = (data ?? NONE).filter((a) => a.status === 'active' && a.exchange === exchange && a.symbol === symbol);
+    const found = (data ?? NONE).filter((a) => a.status === 'active' && a.exchange === exchange && a.symbol === symbol && a.network === network);
     return found.length ? found : NONE;
-  }, [data, exchange, symbol]);
+  }, [data, exchange, symbol, network]);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exchangeIdSchema } from './common';
+import { exchangeIdSchema, NETWORKS, networkSchema } from './common';
 
 /**
  * Price alerts (SPEC §3 Alert: exchange, id, initialPrice, triggerPrice), stored per user at
@@ -37,11 +37,23 @@ export const alertSymbolSchema = z
 export const alertNoteSchema = z.string().trim().max(ALERT_NOTE_MAX, `The note must be at most ${ALERT_NOTE_MAX} characters`);
 
 /** A drawing id (`src/api/contracts/settings.ts` ids are ≤ 64) plus an optional `:top` / `:bottom` edge. */
+/**
+ * The network an alert is evaluated on (issue 26 §3): the chart's network when it was set (MAINNET,
+ * or TESTNET with `useTestnet`; the simulator serves both from one market). A bad value answers 400
+ * naming `network`.
+ */
+export const alertNetworkSchema = z.enum(NETWORKS, `The network must be ${NETWORKS.join(' or ')}`);
+
 export const alertDrawingIdSchema = z.string('Invalid drawingId').min(1, 'Invalid drawingId').max(80, 'Invalid drawingId: at most 80 characters');
 
 export const alertSchema = z.object({
   id: z.uuid(),
   exchange: exchangeIdSchema,
+  /**
+   * The network whose prices fire it (the chart's network when it was set). Read as MAINNET when
+   * absent: an alert copied into a notification before networks (issue 26) was a mainnet one.
+   */
+  network: networkSchema.default('MAINNET'),
   symbol: z.string(),
   /** The price when the alert was set (or last moved / re-armed): which side the trigger is approached from. */
   initialPrice: z.number(),
@@ -75,10 +87,13 @@ const SAME_PRICE = { path: ['triggerPrice'], message: 'The trigger price must di
 /**
  * `POST /v1/alerts` → 201 Alert. `initialPrice` is the live price when the user sets the alert; the
  * alert waits for a rise when `triggerPrice` is above it, for a fall when below (equal is refused).
+ * `network` is the network of the prices the user saw (the app always sends its chart's); left out,
+ * it is MAINNET — the exchange's real market, as everywhere else in the API (tickers, instruments).
  */
 export const createAlertBodySchema = z
   .object({
     exchange: exchangeIdSchema,
+    network: alertNetworkSchema.default('MAINNET'),
     symbol: alertSymbolSchema,
     initialPrice: alertPriceSchema,
     triggerPrice: alertPriceSchema,

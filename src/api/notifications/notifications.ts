@@ -8,13 +8,14 @@ import {
 } from '../contracts/notifications';
 import { http } from '../client';
 import { useAccessToken } from '../use-access-token';
+import { useAppStream } from '../use-app-stream';
+import { notificationsQueryKey, withFetched } from './notifications-cache';
 
-export const notificationsQueryKey = ['notifications'] as const;
+export { notificationsQueryKey };
 
 /**
- * How often the open app asks for new notifications: an alert the server fired rings in the app
- * within this time (plus the exchange's tick). Kept polling in background tabs, so a tab left
- * behind another window still rings.
+ * How often the app asks for new notifications while its push channel (`/v1/stream`) is down: the
+ * fallback. Kept polling in background tabs, so a tab left behind another window still rings.
  */
 export const NOTIFICATIONS_POLL_MS = 2_000;
 
@@ -24,14 +25,21 @@ export async function listNotifications(): Promise<NotificationList> {
   return notificationListSchema.parse(data);
 }
 
-/** The signed-in user's notifications (the top bar's bell; the app rings for the new ones). Idle while signed out. */
+/**
+ * The signed-in user's notifications (the top bar's bell; the app rings for the new ones). Idle
+ * while signed out. New ones are pushed on `/v1/stream` (issue 26) into this query's cache; the list
+ * is read at start and polled only while the stream is down.
+ */
 export function useNotifications() {
   const token = useAccessToken();
+  const queryClient = useQueryClient();
+  const pushed = useAppStream();
   return useQuery({
     queryKey: notificationsQueryKey,
-    queryFn: listNotifications,
+    // A push that landed while the read was on its way stays listed.
+    queryFn: async () => withFetched(await listNotifications(), queryClient.getQueryData<NotificationList>(notificationsQueryKey)),
     enabled: token !== null,
-    refetchInterval: NOTIFICATIONS_POLL_MS,
+    refetchInterval: pushed ? false : NOTIFICATIONS_POLL_MS,
     refetchIntervalInBackground: true,
     // A failed poll is retried by the next one; the bell keeps the last list meanwhile.
     retry: false,

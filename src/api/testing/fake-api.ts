@@ -1,6 +1,7 @@
 import { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse } from 'axios';
 import { apiClient, http } from '../client';
 import { FEATURE_FLAG_DEFAULTS } from '../contracts/feature-flags';
+import { configureAppStream } from '../use-app-stream';
 import type { User } from '../contracts/users';
 
 /** What a fake route answers: a status and body, or a promise of one (never-settling = pending). */
@@ -58,6 +59,8 @@ export function installFakeApi(routes: Record<string, FakeRoute> = {}) {
   };
   const previous = http.defaults.adapter;
   http.defaults.adapter = adapter;
+  // No `/v1/stream` unless a test gives one (`configureAppStream({ WebSocket: FakeAppSocket })`): the app polls.
+  configureAppStream(null);
   return {
     calls,
     /** Replaces or adds a route while the test runs. */
@@ -66,6 +69,7 @@ export function installFakeApi(routes: Record<string, FakeRoute> = {}) {
     },
     restore() {
       http.defaults.adapter = previous;
+      configureAppStream(null);
       apiClient.clearTokens('signout');
       globalThis.localStorage?.clear();
     },

@@ -14,5 +14,5 @@ export async function placeBracket(k: TradeKey, body: BracketBody): Promise<Brac
 }
 
 export function usePlaceBracket(k: TradeKey | null) {
-  return useTradeAction(k, (key, body: BracketBody) => placeBracket(key, body), 'The bracket was refused');
+  return useTradeAction(k, (key, body: BracketBody) => placeBracket(key, body), 'The bracket was refused', undefined, (r) => r.orders);
 }

@@ -16,5 +16,5 @@ export async function placeLadder(k: TradeKey, body: LadderBody): Promise<{ orde
 }
 
 export function usePlaceLadder(k: TradeKey | null) {
-  return useTradeAction(k, (key, body: LadderBody) => placeLadder(key, body), 'The ladder was refused');
+  return useTradeAction(k, (key, body: LadderBody) => placeLadder(key, body), 'The ladder was refused', undefined, (r) => r.orders);
 }

@@ -38,5 +38,11 @@ export function temporaryOrder(exchange: Order['exchange'], body: PlaceOrderBody
 
 /** Places an order, shown as a TEMPORARY row of `exchange` until the exchange answered. */
 export function usePlaceOrder(k: TradeKey | null, exchange: Order['exchange']) {
-  return useTradeAction(k, (key, body: PlaceOrderBody) => placeOrder(key, body), 'The order was refused', (body) => [temporaryOrder(exchange, body)]);
+  return useTradeAction(
+    k,
+    (key, body: PlaceOrderBody) => placeOrder(key, body),
+    'The order was refused',
+    (body) => [temporaryOrder(exchange, body)],
+    (order) => [order],
+  );
 }

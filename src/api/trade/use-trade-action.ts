@@ -4,12 +4,23 @@ import { httpStatus } from '../errors';
 import { markOutOfSync } from './out-of-sync';
 import { tradeQueryKey, type TradeKey } from './trade-key';
 
+/** Statuses of an order that is still open (a row of the open orders). */
+const OPEN_STATUSES: ReadonlySet<Order['status']> = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
+
 /**
  * A trading action; afterwards the account is read again (the stream usually got there first).
- * `optimistic` rows (SPEC status TEMPORARY) show in the open orders until the exchange answered.
+ * `optimistic` rows (SPEC status TEMPORARY) show in the open orders until the exchange answered;
+ * `acknowledged` gives the orders the answer carries (the exchange's acknowledgement): the open ones take the
+ * TEMPORARY rows' place at once, without waiting for the read that follows (issue 25: click → acknowledged row).
  * The endpoint files wrap it (`usePlaceOrder`, `useCancelOrder`…) with their fallback message.
  */
-export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: A) => Promise<R>, errorMessage: string, optimistic?: (arg: A) => Order[]) {
+export function useTradeAction<A, R>(
+  k: TradeKey | null,
+  fn: (k: TradeKey, arg: A) => Promise<R>,
+  errorMessage: string,
+  optimistic?: (arg: A) => Order[],
+  acknowledged?: (result: R) => Order[],
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (arg: A) => {
@@ -20,6 +31,12 @@ export function useTradeAction<A, R>(k: TradeKey | null, fn: (k: TradeKey, arg: 
       const rows = k && optimistic ? optimistic(arg) : [];
       if (k && rows.length) queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => [...rows, ...list]);
       return rows.map((r) => r.id);
+    },
+    onSuccess: (result, _arg, temporary) => {
+      const acked = k && acknowledged ? acknowledged(result).filter((o) => OPEN_STATUSES.has(o.status)) : [];
+      if (!k || (!acked.length && !temporary?.length)) return;
+      const replaced = new Set([...(temporary ?? []), ...acked.map((o) => o.id)]);
+      queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => [...acked, ...list.filter((o) => !replaced.has(o.id))]);
     },
     onError: (err, arg, temporary) => {
       if (!k || !temporary?.length) return;

@@ -1,9 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '../../api/contracts/notifications';
 import { playAlertSound } from '../../ui/alert-sounds';
 import { TEST_ADMIN, TEST_USER, installFakeApi, signInForTest } from '../../api/testing/fake-api';
+import { FakeAppSocket } from '../../api/testing/fake-app-socket';
+import type { AppStreamSocket } from '../../api/notifications/app-stream';
+import { configureAppStream } from '../../api/use-app-stream';
 import { setExchange, userSettings } from '../../state/user-settings';
 import { routes } from '../routes';
 import { renderApp } from '../testing/render-app';
@@ -102,6 +105,7 @@ describe('top bar (SPEC §2)', () => {
     const alert = {
       id: '00000000-0000-4000-8000-0000000000aa',
       exchange: 'binance' as const,
+      network: 'MAINNET' as const,
       symbol: 'BTCUSDT',
       initialPrice: 60_000,
       triggerPrice: 65_000,
@@ -152,6 +156,7 @@ describe('top bar (SPEC §2)', () => {
     const alert = {
       id: '00000000-0000-4000-8000-0000000000ab',
       exchange: 'binance' as const,
+      network: 'MAINNET' as const,
       symbol: 'ETHUSDT',
       initialPrice: 3000,
       triggerPrice: 3100,
@@ -172,6 +177,50 @@ describe('top bar (SPEC §2)', () => {
     // Opened again (a reload, another tab): the browser already rang for it.
     await renderApp(routes, '/settings/account');
     await (await header()).findByRole('button', { name: 'Notifications: 1 unread' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(playAlertSound).toHaveBeenCalledTimes(1);
+  });
+
+  it('an alert pushed on /v1/stream rings at once, once — also when a reconnect’s resume sends it again', async () => {
+    vi.mocked(playAlertSound).mockClear();
+    FakeAppSocket.all = [];
+    const alert = {
+      id: '00000000-0000-4000-8000-0000000000ac',
+      exchange: 'binance' as const,
+      network: 'MAINNET' as const,
+      symbol: 'SOLUSDT',
+      initialPrice: 150,
+      triggerPrice: 160,
+      status: 'triggered' as const,
+      triggeredAt: new Date().toISOString(),
+      triggeredPrice: 160.2,
+      note: null,
+      drawingId: null,
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+    };
+    const pushed: Notification = { id: '00000000-0000-4000-8000-0000000000d1', kind: 'alert', title: 'Alert triggered: SOLUSDT', body: 'SOLUSDT on binance rose to 160 (last 160.2)', refId: alert.id, alert, read: false, createdAt: new Date().toISOString() };
+    api = installFakeApi();
+    configureAppStream({ WebSocket: FakeAppSocket as unknown as AppStreamSocket, url: 'ws://test/v1/stream' });
+    signInForTest();
+    await renderApp(routes, '/settings/account');
+    await (await header()).findByRole('button', { name: 'Notifications' }, { timeout: 15_000 });
+    await waitFor(() => expect(FakeAppSocket.all).toHaveLength(1));
+    const first = FakeAppSocket.latest()!;
+    const say = (s: FakeAppSocket, m: Parameters<FakeAppSocket['receive']>[0]) => act(async () => s.receive(m));
+    await act(async () => first.open());
+    await say(first, { type: 'notifications', items: [], unread: 0, now: new Date().toISOString(), resume: true });
+    await say(first, { type: 'notifications', items: [pushed], unread: 1, now: new Date().toISOString(), resume: false });
+    await (await header()).findByRole('button', { name: 'Notifications: 1 unread' });
+    await waitFor(() => expect(playAlertSound).toHaveBeenCalledTimes(1));
+
+    // The socket drops; the next one resumes from the pushed one, and the server sends it again (slack).
+    await act(async () => first.drop(1006));
+    await waitFor(() => expect(FakeAppSocket.all).toHaveLength(2), { timeout: 5000 });
+    const second = FakeAppSocket.latest()!;
+    await act(async () => second.open());
+    expect(second.sent[0]).toMatchObject({ op: 'auth', since: pushed.id });
+    await say(second, { type: 'notifications', items: [pushed], unread: 1, now: new Date().toISOString(), resume: true });
     await new Promise((r) => setTimeout(r, 200));
     expect(playAlertSound).toHaveBeenCalledTimes(1);
   });

@@ -1,4 +1,5 @@
-import type { Candle } from '../types';
+import type { Candle, CandleColumns } from '../types';
+import { validateCandleColumns } from './candle-columns';
 
 /**
  * Columnar OHLCV storage. Time is Float64 (unix seconds); prices and volume are Float64 too so a
@@ -43,6 +44,24 @@ export class SeriesStore {
       close[h + i] = c.close;
       volume[h + i] = c.volume;
     }
+    this.count = n;
+    this.revision++;
+  }
+
+  /**
+   * Takes the caller's columns as its own (no copy; validated first, see `validateCandleColumns`).
+   * No head-room at the left: the first page of history reallocates, as a live bar past the
+   * arrays' end does (geometric growth, so appends stay O(1) amortised).
+   */
+  adopt(cols: CandleColumns): void {
+    const n = validateCandleColumns(cols);
+    this.time = cols.time;
+    this.open = cols.open;
+    this.high = cols.high;
+    this.low = cols.low;
+    this.close = cols.close;
+    this.volume = cols.volume;
+    this.head = 0;
     this.count = n;
     this.revision++;
   }

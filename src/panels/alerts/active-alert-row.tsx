@@ -2,15 +2,17 @@ import { ActionIcon, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArrowDownRight, IconArrowUpRight, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useDeleteAlert } from '../../api/alerts/delete-alert';
 import type { Alert } from '../../api/contracts/alerts';
-import { EXCHANGE_DISPLAY_NAMES } from '../../api/contracts/common';
 import { AlertTriggerEditor, useTriggerEdit } from './alert-trigger-editor';
-import { formatDistance, formatPrice } from './format';
+import { alertMarketLabel, formatDistance, formatPrice } from './format';
 import { useLivePrice } from './live-prices';
+import { useNetwork } from '../shared/use-network';
 import classes from './alerts-panel.module.css';
 
 /** One active alert: pair, direction, trigger (editable), distance from the live price, delete. */
 export function ActiveAlertRow({ alert }: { alert: Alert }) {
-  const price = useLivePrice(alert.exchange, alert.symbol);
+  const live = useLivePrice(alert.exchange, alert.symbol);
+  // The panel's prices are the user's network's: no distance for an alert listening on the other one.
+  const price = alert.network === useNetwork() ? live : undefined;
   const edit = useTriggerEdit(alert);
   const { mutate: remove, isPending: deleting } = useDeleteAlert();
   const rising = alert.triggerPrice > alert.initialPrice;
@@ -25,7 +27,7 @@ export function ActiveAlertRow({ alert }: { alert: Alert }) {
         <Text size="sm" fw={500} truncate>
           {alert.symbol}{' '}
           <Text span size="xs" c="dimmed">
-            {EXCHANGE_DISPLAY_NAMES[alert.exchange]}
+            {alertMarketLabel(alert)}
           </Text>
         </Text>
         {alert.note ? (

@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { useUpdateAlert } from '../../api/alerts/update-alert';
 import type { Alert } from '../../api/contracts/alerts';
 import { toastError } from '../../ui/toast';
+import { useNetwork } from '../shared/use-network';
+import { otherNetworkReason } from './format';
 import { usePriceFeed } from './live-prices';
 
 /** Editing an active alert's trigger in place: the draft, and `save` (which judges the direction afresh). */
@@ -12,11 +14,17 @@ export function useTriggerEdit(alert: Alert) {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState<number | ''>(alert.triggerPrice);
   const { mutate: update, isPending: saving } = useUpdateAlert();
+  const network = useNetwork();
 
   const save = async () => {
     if (typeof draft !== 'number' || draft <= 0 || !feed) return;
     if (draft === alert.triggerPrice) {
       setEditing(false);
+      return;
+    }
+    const elsewhere = otherNetworkReason(alert, network, 'move');
+    if (elsewhere) {
+      toastError(elsewhere);
       return;
     }
     try {

@@ -21,6 +21,7 @@ const NOW = new Date().toISOString();
 const base: Alert = {
   id: '00000000-0000-4000-8000-000000000001',
   exchange: 'binance',
+  network: 'MAINNET',
   symbol: 'BTCUSDT',
   initialPrice: 60_000,
   triggerPrice: 66_000,
@@ -147,10 +148,37 @@ describe('AlertsPanel', () => {
     expect(mutations()[0]).toEqual({
       method: 'post',
       url: '/v1/alerts',
-      body: { exchange: 'binance', symbol: 'BTCUSDT', initialPrice: 61_234.5, triggerPrice: 58_000, note: 'retest' },
+      body: { exchange: 'binance', network: 'MAINNET', symbol: 'BTCUSDT', initialPrice: 61_234.5, triggerPrice: 58_000, note: 'retest' },
     });
     const active = screen.getByRole('list', { name: 'Active alerts' });
     await waitFor(() => expect(within(active).getAllByRole('listitem')).toHaveLength(2));
+  });
+
+  it('sets the alert on testnet when the user is on testnet, and says so in its row', async () => {
+    userSettings.useTestnet = true;
+    try {
+      renderPanel();
+      await screen.findByRole('list', { name: 'Active alerts' });
+      fireEvent.change(screen.getByLabelText('Trigger price'), { target: { value: '58000' } });
+      push('binance:BTCUSDT', 61_234.5);
+      const add = screen.getByRole('button', { name: 'Add alert' });
+      await waitFor(() => expect(add).toBeEnabled());
+      fireEvent.click(add);
+      await waitFor(() => expect(mutations()).toHaveLength(1));
+      expect(mutations()[0]?.body).toMatchObject({ exchange: 'binance', network: 'TESTNET', triggerPrice: 58_000 });
+      const active = screen.getByRole('list', { name: 'Active alerts' });
+      const row = await within(active).findByRole('listitem', { name: 'Alert BTCUSDT at 58,000' });
+      expect(row).toHaveTextContent('binance · testnet');
+      // The mainnet alert's row shows no distance from testnet's price.
+      expect(within(within(active).getByRole('listitem', { name: 'Alert BTCUSDT at 66,000' })).getByTestId('alert-distance')).toHaveTextContent('—');
+      // Nor is a mainnet alert re-armed from testnet's price.
+      fireEvent.click(await screen.findByRole('button', { name: 'Re-arm alert ETHUSDT at 3,200' }));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(streams.has('binance:ETHUSDT')).toBe(false); // no (testnet) price asked for
+      expect(mutations().filter((m) => m.url.endsWith('/rearm'))).toEqual([]);
+    } finally {
+      userSettings.useTestnet = false;
+    }
   });
 
   it('refuses a trigger equal to the live price', async () => {

@@ -1,3 +1,6 @@
+import type { Alert } from '../../api/contracts/alerts';
+import { EXCHANGE_DISPLAY_NAMES } from '../../api/contracts/common';
+
 const price = new Intl.NumberFormat('en-US', { maximumFractionDigits: 8 });
 
 /** A quote price as traders read it: thousands separators, no trailing zeros. */
@@ -18,4 +21,18 @@ const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-di
 export function formatWhen(iso: string, now = new Date()): string {
   const d = new Date(iso);
   return d.toDateString() === now.toDateString() ? time.format(d) : dateTime.format(d);
+}
+
+/** Where an alert listens: "binance", or "binance · testnet" for one set on testnet (evaluated on testnet's prices). */
+export function alertMarketLabel(alert: Pick<Alert, 'exchange' | 'network'>): string {
+  return `${EXCHANGE_DISPLAY_NAMES[alert.exchange]}${alert.network === 'TESTNET' ? ' · testnet' : ''}`;
+}
+
+/**
+ * Moving or re-arming takes the live price as the new initial price, and the panel's prices are the
+ * user's network's: on an alert of the other network, the reason it cannot be done here (else null).
+ */
+export function otherNetworkReason(alert: Pick<Alert, 'network'>, network: Alert['network'], action: string): string | null {
+  if (alert.network === network) return null;
+  return `This alert listens on ${alert.network === 'TESTNET' ? 'testnet' : 'mainnet'}: switch to ${alert.network === 'TESTNET' ? 'testnet' : 'mainnet'} to ${action} it`;
 }

@@ -7,12 +7,13 @@ import { formatPrice } from './format';
 
 export const ALERT_TOAST_TITLE = 'Alert triggered';
 
-/** "BTCUSDT on binance reached 65,000 (last 65,012.5) — breakout retest" */
+/** "BTCUSDT on binance reached 65,000 (last 65,012.5) — breakout retest" ("on binance testnet" for a TESTNET alert, as the server words it). */
 export function triggeredAlertText(alert: Alert): string {
   const direction = alert.initialPrice < alert.triggerPrice ? 'rose to' : alert.initialPrice > alert.triggerPrice ? 'fell to' : 'reached';
   const last = alert.triggeredPrice !== null ? ` (last ${formatPrice(alert.triggeredPrice)})` : '';
   const note = alert.note ? ` — ${alert.note}` : '';
-  return `${alert.symbol} on ${EXCHANGE_DISPLAY_NAMES[alert.exchange]} ${direction} ${formatPrice(alert.triggerPrice)}${last}${note}`;
+  const where = `${EXCHANGE_DISPLAY_NAMES[alert.exchange]}${alert.network === 'TESTNET' ? ' testnet' : ''}`;
+  return `${alert.symbol} on ${where} ${direction} ${formatPrice(alert.triggerPrice)}${last}${note}`;
 }
 
 /** A system notification, when the user allowed them; the tag keeps one per alert. */

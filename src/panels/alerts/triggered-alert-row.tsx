@@ -4,9 +4,9 @@ import { useState } from 'react';
 import { useDeleteAlert } from '../../api/alerts/delete-alert';
 import { useRearmAlert } from '../../api/alerts/rearm-alert';
 import type { Alert } from '../../api/contracts/alerts';
-import { EXCHANGE_DISPLAY_NAMES } from '../../api/contracts/common';
 import { toastError } from '../../ui/toast';
-import { formatPrice, formatWhen } from './format';
+import { useNetwork } from '../shared/use-network';
+import { alertMarketLabel, formatPrice, formatWhen, otherNetworkReason } from './format';
 import { usePriceFeed } from './live-prices';
 import classes from './alerts-panel.module.css';
 
@@ -17,9 +17,15 @@ export function TriggeredAlertRow({ alert }: { alert: Alert }) {
   const { mutate: rearm, isPending: rearming } = useRearmAlert();
   const { mutate: remove, isPending: deleting } = useDeleteAlert();
   const label = `${alert.symbol} at ${formatPrice(alert.triggerPrice)}`;
+  const network = useNetwork();
 
   const onRearm = async () => {
     if (!feed) return;
+    const elsewhere = otherNetworkReason(alert, network, 're-arm');
+    if (elsewhere) {
+      toastError(elsewhere);
+      return;
+    }
     setFetchingPrice(true);
     try {
       // Re-armed from the live price: the alert then waits for the price to come back to the trigger.
@@ -39,7 +45,7 @@ export function TriggeredAlertRow({ alert }: { alert: Alert }) {
         <Text size="sm" fw={500} truncate>
           {alert.symbol}{' '}
           <Text span size="xs" c="dimmed">
-            {EXCHANGE_DISPLAY_NAMES[alert.exchange]}
+            {alertMarketLabel(alert)}
           </Text>
         </Text>
         <Text size="xs" c="dimmed" truncate>

@@ -6,6 +6,7 @@ import type { ExchangeId } from '../../api/contracts/common';
 import { chartLinks } from '../../state/chart-links';
 import { userSettings } from '../../state/user-settings';
 import { toastSuccess } from '../../ui/toast';
+import { useNetwork } from '../shared/use-network';
 import { formatPrice } from './format';
 import { useLivePrice, usePriceFeed } from './live-prices';
 
@@ -67,6 +68,8 @@ export function useNewAlert(exchange: ExchangeId, symbol: string) {
   const feed = usePriceFeed();
   const price = useLivePrice(exchange, symbol);
   const { mutate: create, isPending } = useCreateAlert();
+  // The feed's prices are the user's network's (use-alert-monitor.ts): the alert is evaluated on it.
+  const network = useNetwork();
 
   const triggerPrice = typeof trigger === 'number' && trigger > 0 ? trigger : null;
   const sameAsPrice = triggerPrice !== null && price !== undefined && triggerPrice === price;
@@ -78,7 +81,7 @@ export function useNewAlert(exchange: ExchangeId, symbol: string) {
     const initialPrice = feed.last({ exchange, symbol })?.price ?? price;
     if (initialPrice === triggerPrice) return;
     create(
-      { exchange, symbol, initialPrice, triggerPrice, ...(note.trim() ? { note: note.trim() } : {}) },
+      { exchange, network, symbol, initialPrice, triggerPrice, ...(note.trim() ? { note: note.trim() } : {}) },
       {
         onSuccess: (alert) => {
           toastSuccess(`Alert set: ${alert.symbol} at ${formatPrice(alert.triggerPrice)}`);

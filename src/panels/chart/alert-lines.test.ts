@@ -6,6 +6,7 @@ import { alertIdOfLine, alertLines, moveAlertPrices } from './alert-lines';
 const alert = (over: Partial<Alert> = {}): Alert => ({
   id: '4f2b7e1e-1d8b-4c55-9d3c-0f6f8f7a0c11',
   exchange: 'binance',
+  network: 'MAINNET',
   symbol: 'BTCUSDT',
   initialPrice: 100,
   triggerPrice: 110,

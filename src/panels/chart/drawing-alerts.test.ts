@@ -5,6 +5,7 @@ import { alertsOfDrawing, alertsToFollow, alertTargets, drawingLink, parseDrawin
 const alert = (over: Partial<Alert>): Alert => ({
   id: 'a1',
   exchange: 'binance',
+  network: 'MAINNET',
   symbol: 'BTCUSDT',
   initialPrice: 100,
   triggerPrice: 110,

@@ -5,6 +5,7 @@ import { useUpdateAlert } from '../../api/alerts/update-alert';
 import type { Alert } from '../../api/contracts/alerts';
 import type { ChartEngine, PriceLine } from '../../engine';
 import { toastError } from '../../ui/toast';
+import { useNetwork } from '../shared/use-network';
 import { alertIdOfLine, alertLines, moveAlertPrices } from './alert-lines';
 import { alertsOfDrawing, alertsToFollow } from './drawing-alerts';
 import type { Market } from './drawing-records';
@@ -36,7 +37,9 @@ export function useChartAlerts(
   tickSize: { readonly current: number },
   extraLines: readonly PriceLine[] = NO_LINES,
 ): ChartAlerts {
-  const alerts = useMarketAlerts(market.exchange, market.symbol);
+  // The chart shows and sets alerts on its own network (the prices it draws).
+  const network = useNetwork();
+  const alerts = useMarketAlerts(market.exchange, market.symbol, network);
   const shown: readonly Alert[] = enabled ? alerts : NO_ALERTS;
   const alertsRef = useRef(shown);
   alertsRef.current = shown;
@@ -97,10 +100,10 @@ export function useChartAlerts(
         toastError(`${symbol} trades at that price now: set the alert above or below it`);
         return false;
       }
-      create({ exchange, symbol, initialPrice: live, triggerPrice: price, ...(drawingId ? { drawingId } : {}) });
+      create({ exchange, network, symbol, initialPrice: live, triggerPrice: price, ...(drawingId ? { drawingId } : {}) });
       return true;
     },
-    [enabled, exchange, symbol, create, livePrice],
+    [enabled, exchange, network, symbol, create, livePrice],
   );
 
   return { createAt, lineCount: shown.filter((a) => a.status === 'active').length };

@@ -19,7 +19,8 @@ import { orderPrice, type Touch } from './ladder-orders';
 import { askRow, bidRow, centreOf, ladderGrid, midOf, nearestRow, rowStep, type LadderGrid } from './ladder-rows';
 import { useLadderActions } from './use-ladder-actions';
 import { useLadderMarket } from './use-ladder-market';
-import { emptyTargets, useLadderPaint } from './use-ladder-paint';
+import type { LadderPainter } from './ladder-painter';
+import { useLadderPaint } from './use-ladder-paint';
 import { useOrderFlowFeed } from './use-order-flow-feed';
 import { useRowCount } from './use-row-count';
 
@@ -72,12 +73,12 @@ function DomLadderBody({ account }: { account: TradingAccount }) {
   useEffect(() => setSize(market.terms.minQty), [market.symbol, market.terms.minQty]);
 
   const grid = useMemo(() => (centre === null ? null : ladderGrid(centre, step, count, market.terms.tickSize)), [centre, step, count, market.terms.tickSize]);
-  const targets = useMemo(emptyTargets, []);
+  const painter = useRef<LadderPainter | null>(null);
   // The pointer on the rows (or a chip being dragged: the browser ends pointer events when a drag
   // starts) holds the centre: a row must not change its price under a click or a drop.
   const pointerOn = useRef(false);
   const dragging = useRef(false);
-  useLadderPaint(feed, grid, targets, (mid) => setCentre(centreOf(mid, step)), () => pointerOn.current || dragging.current);
+  useLadderPaint(feed, grid, painter, (mid) => setCentre(centreOf(mid, step)), () => pointerOn.current || dragging.current);
   const recentre = () => {
     const mid = feed ? midOf(feed.book(1)) : null;
     if (mid !== null) setCentre(centreOf(mid, step));
@@ -110,7 +111,7 @@ function DomLadderBody({ account }: { account: TradingAccount }) {
         onDragEnd={() => (dragging.current = false)}
       >
         {grid ? (
-          <LadderGridView grid={grid} orders={rows} entry={entry} stale={status !== 'live'} targets={targets} onCell={actions.clickAt} onDrop={actions.dropAt} onCancel={actions.cancelAsk} />
+          <LadderGridView grid={grid} orders={rows} entry={entry} stale={status !== 'live'} painter={painter} onCell={actions.clickAt} onDrop={actions.dropAt} onCancel={actions.cancelAsk} />
         ) : (
           <Text size="xs" c="dimmed" ta="center" mt="md" data-testid="dom-ladder-waiting">
             {status === 'error' ? (error ?? 'The order book is not available') : 'Waiting for the order book…'}

@@ -10,7 +10,10 @@ import type { ApiKey } from '../../api/contracts/api-keys';
 import type { Order, Position } from '../../api/contracts/trading';
 import type { BookLevel, BookView, OrderFlowFeed, OrderFlowKey, TradePrint } from '../../api/market/order-flow/types';
 import { defaultUserSettings, userSettings } from '../../state/user-settings';
+import { installFakeCanvas } from '../shared/canvas/fake-context';
+import { paintedOf } from '../shared/canvas/painted';
 import { DomLadderPanel } from './dom-ladder-panel';
+import type { LadderColumn, PaintedLadder } from './ladder-painter';
 
 // The account stream is the server's (tested there); here the panel reads the REST answers.
 vi.mock('../../api/trade/trade-stream', () => ({ openTradeStream: () => ({ close: () => undefined }) }));
@@ -112,20 +115,37 @@ function renderPanel() {
 /** The panel with its rows around 65000 (best bid 65000, ask 65000.1, last trade 65000.1). */
 async function ladder() {
   renderPanel();
-  await waitFor(() => expect(feed).not.toBeNull(), { timeout: 10_000 });
+  // The file's first render also loads the panel's modules: a roomy wait (a hang guard on a loaded machine, not a speed limit).
+  await waitFor(() => expect(feed).not.toBeNull(), { timeout: 20_000 });
   feed!.setBook(65000, 65000.1);
   return screen.findByTestId('dom-ladder-rows');
 }
 
+/** What the canvas shows (its `painted` snapshot): the rows top to bottom, each column's middle. */
+const painted = () => paintedOf<PaintedLadder>(screen.getByTestId('dom-ladder-canvas'))!;
+const prices = () => painted().rows.map((r) => r.price);
+const painter = (price: string) => {
+  const r = painted().rows.find((x) => x.price === price);
+  if (!r) throw new Error(`no row at ${price}`);
+  return r;
+};
+/** The DOM row over the canvas that carries the trader's orders or the position's entry. */
 const row = (price: string) => {
   const el = document.querySelector<HTMLElement>(`[data-price="${price}"]`);
-  if (!el) throw new Error(`no row at ${price}`);
+  if (!el) throw new Error(`no order row at ${price}`);
   return el;
 };
-const cell = (price: string, col: 'bid' | 'ask') => row(price).querySelector<HTMLElement>(`[data-col="${col}"]`)!;
+/** The pointer on a row's column (jsdom lays nothing out: the ladder's box starts at 0, 0). */
+const at = (price: string, col: LadderColumn) => ({ clientX: painted().cols[col], clientY: painter(price).y });
+const clickCell = (price: string, col: 'bid' | 'ask', init: { shiftKey?: boolean } = {}) => fireEvent.click(screen.getByTestId('dom-ladder-rows'), { ...at(price, col), ...init });
+/** A drop on a row (jsdom has no DragEvent: a mouse event of that name carries the position). */
+const dropOn = (price: string, col: LadderColumn, type: 'dragover' | 'drop' = 'drop') => fireEvent(screen.getByTestId('dom-ladder-rows'), new MouseEvent(type, { bubbles: true, cancelable: true, ...at(price, col) }));
 const posted = () => calls.filter((c) => c.method === 'post' && c.url.endsWith('/orders'));
 
+let canvas: ReturnType<typeof installFakeCanvas>;
+
 beforeEach(() => {
+  canvas = installFakeCanvas();
   calls = [];
   locked = false;
   positions = [position];
@@ -136,23 +156,26 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  canvas.restore();
   http.defaults.adapter = originalAdapter;
   apiClient.clearTokens();
 });
 
 describe('DOM ladder', () => {
   it('shows fixed rows centred on the mid with the book sizes, the last trade, the trader’s orders and the position entry on their rows', async () => {
-    const rows = await ladder();
-    const prices = [...rows.querySelectorAll<HTMLElement>('[data-price]')].map((r) => r.dataset.price);
-    expect(prices).toHaveLength(41);
-    expect(prices[20]).toBe('65000');
-    expect(prices[0]).toBe('65002');
-    expect(prices[40]).toBe('64998');
-    expect(cell('65000', 'bid')).toHaveTextContent('1.5');
-    expect(cell('65000.1', 'ask')).toHaveTextContent('0.75');
-    expect(cell('65000.1', 'bid')).toHaveTextContent('');
-    expect(row('65000.1')).toHaveAttribute('data-last');
-    expect(row('65000')).not.toHaveAttribute('data-last');
+    await ladder();
+    expect(prices()).toHaveLength(41);
+    expect(prices()[20]).toBe('65000');
+    expect(prices()[0]).toBe('65002');
+    expect(prices()[40]).toBe('64998');
+    expect(painter('65000').bid).toBe('1.5');
+    expect(painter('65000.1').ask).toBe('0.75');
+    expect(painter('65000.1').bid).toBe('');
+    expect(painter('65000.1').last).toBe(true);
+    expect(painter('65000').last).toBe(false);
+    // Painted into a 2D context (a recording fake here: jsdom has none), with a label for assistive tech.
+    expect(canvas.contexts.length).toBeGreaterThan(0);
+    expect(screen.getByRole('img', { name: /^DOM ladder/ })).toBeInTheDocument();
     // The account's orders arrive after the book: each on its row and side.
     await waitFor(() => expect(within(row('64999')).getByText(/0\.01/).closest('[data-order-id]')).toHaveAttribute('data-order-id', 'o1'));
     expect(row('64998').querySelector('[data-col="sell-orders"] [data-order-id="o2"]')).not.toBeNull();
@@ -162,15 +185,14 @@ describe('DOM ladder', () => {
   it('follows the price: the last-trade mark moves, and the rows centre again once the mid leaves them', async () => {
     await ladder();
     feed!.setBook(65000, 64999.9);
-    expect(row('64999.9')).toHaveAttribute('data-last');
-    expect(row('65000.1')).not.toHaveAttribute('data-last');
+    expect(painter('64999.9').last).toBe(true);
+    expect(painter('65000.1').last).toBe(false);
     feed!.setBook(65100);
-    await waitFor(() => expect(document.querySelector('[data-price="65100"]')).not.toBeNull());
+    await waitFor(() => expect(prices()).toContain('65100'));
     // The trader's orders at 64999 and 64998 are now below the rows: said, not lost.
     expect(await screen.findByTestId('dom-ladder-off-rows')).toHaveTextContent('2 orders below the rows');
-    const prices = [...screen.getByTestId('dom-ladder-rows').querySelectorAll<HTMLElement>('[data-price]')].map((r) => r.dataset.price);
-    expect(prices[20]).toBe('65100');
-    expect(cell('65100', 'bid')).toHaveTextContent('1.5');
+    expect(prices()[20]).toBe('65100');
+    expect(painter('65100').bid).toBe('1.5');
   });
 
   it('holds its rows while the pointer is on them (a row keeps the price a click aims at), and centres once it leaves', async () => {
@@ -178,46 +200,46 @@ describe('DOM ladder', () => {
     fireEvent.pointerOver(rows);
     feed!.setBook(65100);
     await act(async () => new Promise((r) => setTimeout(r, 50)));
-    expect(document.querySelector('[data-price="65100"]')).toBeNull();
-    expect(row('65000')).toBeTruthy();
+    expect(prices()).not.toContain('65100');
+    expect(prices()[20]).toBe('65000');
     fireEvent.pointerOut(rows, { relatedTarget: document.body });
     feed!.setBook(65100);
-    await waitFor(() => expect(document.querySelector('[data-price="65100"]')).not.toBeNull());
+    await waitFor(() => expect(prices()).toContain('65100'));
   });
 
   it('a click in the bid column places a limit buy at that row with a client order id; in the ask column a limit sell', async () => {
     await ladder();
-    fireEvent.click(cell('64999.5', 'bid'));
+    clickCell('64999.5', 'bid');
     await waitFor(() => expect(posted()).toHaveLength(1));
     expect(posted()[0].body).toMatchObject({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '64999.5', qty: '0.001', reduceOnly: false });
     expect((posted()[0].body as { clientOrderId: string }).clientOrderId).toMatch(/^ct[0-9a-z]+$/);
     fireEvent.click(screen.getByRole('button', { name: '0.005' }));
-    fireEvent.click(cell('65001', 'ask'));
+    clickCell('65001', 'ask');
     await waitFor(() => expect(posted()).toHaveLength(2));
     expect(posted()[1].body).toMatchObject({ side: 'SELL', type: 'LIMIT', price: '65001', qty: '0.005' });
   });
 
   it('Shift+click places a stop-market: a buy stop above the ask, a sell stop below the bid', async () => {
     await ladder();
-    fireEvent.click(cell('65001.5', 'bid'), { shiftKey: true });
+    clickCell('65001.5', 'bid', { shiftKey: true });
     await waitFor(() => expect(posted()).toHaveLength(1));
     expect(posted()[0].body).toMatchObject({ side: 'BUY', type: 'STOP_MARKET', triggerPrice: '65001.5' });
     expect(posted()[0].body).not.toHaveProperty('price');
-    fireEvent.click(cell('64998.5', 'ask'), { shiftKey: true });
+    clickCell('64998.5', 'ask', { shiftKey: true });
     await waitFor(() => expect(posted()).toHaveLength(2));
     expect(posted()[1].body).toMatchObject({ side: 'SELL', type: 'STOP_MARKET', triggerPrice: '64998.5' });
   });
 
   it('refuses a click on the wrong side of the market, or with a size off the step, with a message and sends nothing', async () => {
     await ladder();
-    fireEvent.click(cell('65001', 'bid'));
+    clickCell('65001', 'bid');
     expect(await screen.findByTestId('dom-ladder-message')).toHaveTextContent('A buy limit goes below the best ask 65000.1 (at or above it, it would fill at once)');
-    fireEvent.click(cell('64999', 'ask'));
+    clickCell('64999', 'ask');
     expect(screen.getByTestId('dom-ladder-message')).toHaveTextContent('A sell limit goes above the best bid 65000');
-    fireEvent.click(cell('64999', 'bid'), { shiftKey: true });
+    clickCell('64999', 'bid', { shiftKey: true });
     expect(screen.getByTestId('dom-ladder-message')).toHaveTextContent('A buy stop goes above the best ask 65000.1');
     fireEvent.change(screen.getByLabelText(/^Size/), { target: { value: '0.0015' } });
-    fireEvent.click(cell('64999', 'bid'));
+    clickCell('64999', 'bid');
     expect(screen.getByTestId('dom-ladder-message')).toHaveTextContent('Size: Use a multiple of 0.001');
     await new Promise((r) => setTimeout(r, 50));
     expect(posted()).toHaveLength(0);
@@ -227,13 +249,14 @@ describe('DOM ladder', () => {
     await ladder();
     const chip = await waitFor(() => row('64999').querySelector<HTMLElement>('[data-order-id="o1"]')!);
     fireEvent.dragStart(chip);
-    fireEvent.dragOver(cell('64998.5', 'bid'));
-    fireEvent.drop(cell('64998.5', 'bid'));
+    dropOn('64998.5', 'bid', 'dragover');
+    expect(screen.getByTestId('dom-ladder-drop-target').style.top).toBe(`${painter('64998.5').y - 9.5}px`);
+    dropOn('64998.5', 'bid');
     await waitFor(() => expect(calls.some((c) => c.method === 'patch')).toBe(true));
     expect(calls.find((c) => c.method === 'patch')).toMatchObject({ url: `/v1/trade/${KEY.id}/orders/o1`, body: { price: '64998.5' } });
     // The sell stop at 64998 waits below the bid: dropped above it, it would trigger at once.
     fireEvent.dragStart(row('64998').querySelector<HTMLElement>('[data-order-id="o2"]')!);
-    fireEvent.drop(cell('65001', 'ask'));
+    dropOn('65001', 'ask');
     expect(await screen.findByTestId('dom-ladder-message')).toHaveTextContent('A sell stop goes below the best bid 65000');
     expect(calls.filter((c) => c.method === 'patch')).toHaveLength(1);
   });
@@ -257,9 +280,9 @@ describe('DOM ladder', () => {
     locked = true;
     await ladder();
     expect(await screen.findByTestId('day-lock-banner')).toBeInTheDocument();
-    fireEvent.click(cell('64999', 'bid'));
+    clickCell('64999', 'bid');
     expect(await screen.findByTestId('dom-ladder-message')).toHaveTextContent('Daily loss limit reached: only orders that reduce the position until 00:00 UTC');
-    fireEvent.click(cell('65001', 'ask'));
+    clickCell('65001', 'ask');
     await waitFor(() => expect(posted()).toHaveLength(1));
     expect(posted()[0].body).toMatchObject({ side: 'SELL', type: 'LIMIT', price: '65001', reduceOnly: true });
   });

@@ -1,12 +1,14 @@
-import { memo, useRef, type DragEvent, type MouseEvent } from 'react';
+import { useLayoutEffect, useRef, type DragEvent, type MouseEvent, type RefObject } from 'react';
 import { dec, str, sub } from '../../api/contracts/decimal';
 import type { Order, Side } from '../../api/contracts/trading';
+import { useCanvasSurface } from '../shared/canvas/canvas-surface';
+import { exposePainted } from '../shared/canvas/painted';
 import { show } from '../shared/trading/format';
 import { orderRole } from '../shared/trading/order-moves';
 import classes from './dom-ladder.module.css';
+import { LadderPainter, ROW_PX, type PaintedLadder } from './ladder-painter';
 import type { LadderGrid } from './ladder-rows';
 import { orderPrice } from './ladder-orders';
-import type { PaintTargets } from './use-ladder-paint';
 
 /** The trader's orders on one row: buys left of the bids, sells right of the asks. */
 export interface RowOrders {
@@ -23,35 +25,52 @@ export interface LadderGridProps {
   /** The row of the position's entry (-1: none or off the rows) and its side. */
   entry: { row: number; text: string };
   stale: boolean;
-  targets: PaintTargets;
+  /** Set to the canvas's painter once mounted (the panel's `useLadderPaint` feeds it). */
+  painter: RefObject<LadderPainter | null>;
   /** A click in a size column: buy at the bid side, sell at the ask side; Shift for a stop. */
   onCell(price: string, side: Side, stop: boolean): void;
   onDrop(orderId: string, price: string): void;
   onCancel(order: Order): void;
 }
 
-const rowOf = (el: EventTarget | null) => (el instanceof Element ? el.closest<HTMLElement>('[data-price]') : null);
-
 /**
- * The fixed pool of rows — own buy orders | bid size | price | ask size | own sell orders — keyed by
- * position so the same elements are reused when the ladder re-centres. Clicks and drags are handled
- * once, on the ladder, by the row and column under the pointer.
+ * The ladder: one canvas with the rows' sizes, prices and the last trade (`LadderPainter`, repainted
+ * from the feed), and over it, as DOM, the rows that carry the trader's orders (chips to drag and ✕)
+ * or the position's entry. Clicks and drops are hit-tested from the pointer's position to a row and
+ * a column.
  */
-export function LadderGridView({ grid, orders, entry, stale, targets, onCell, onDrop, onCancel }: LadderGridProps) {
+export function LadderGridView({ grid, orders, entry, stale, painter, onCell, onDrop, onCancel }: LadderGridProps) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const surface = useCanvasSurface(canvas, painter);
+  const dropMark = useRef<HTMLDivElement>(null);
   const dragged = useRef<string | null>(null);
-  const over = useRef<HTMLElement | null>(null);
-  const mark = (row: HTMLElement | null) => {
-    if (over.current === row) return;
-    over.current?.removeAttribute('data-drop-target');
-    row?.setAttribute('data-drop-target', '');
-    over.current = row;
+
+  useLayoutEffect(() => {
+    if (!surface.current || !canvas.current) return;
+    const p = new LadderPainter(surface.current);
+    painter.current = p;
+    exposePainted<PaintedLadder>(canvas.current, () => p.painted(), () => p.paints);
+    return () => {
+      if (painter.current === p) painter.current = null;
+    };
+  }, [surface, painter]);
+
+  const hitOf = (e: { clientX: number; clientY: number; currentTarget: HTMLElement }) => {
+    const box = e.currentTarget.getBoundingClientRect();
+    const hit = painter.current?.hit(e.clientX - box.left, e.clientY - box.top);
+    return hit && hit.row >= 0 ? { ...hit, price: grid.prices[hit.row]! } : null;
+  };
+  const mark = (row: number) => {
+    const el = dropMark.current;
+    if (!el) return;
+    el.style.display = row < 0 ? 'none' : 'block';
+    el.style.top = `${row * ROW_PX}px`;
   };
   const click = (e: MouseEvent<HTMLDivElement>) => {
-    const cell = e.target instanceof Element ? e.target.closest<HTMLElement>('[data-col]') : null;
-    const price = rowOf(cell)?.dataset.price;
-    const col = cell?.dataset.col;
-    if (!price || (col !== 'bid' && col !== 'ask')) return;
-    onCell(price, col === 'bid' ? 'BUY' : 'SELL', e.shiftKey);
+    if (e.target instanceof Element && e.target.closest('[data-order-id]')) return;
+    const hit = hitOf(e);
+    if (!hit || (hit.col !== 'bid' && hit.col !== 'ask')) return;
+    onCell(hit.price, hit.col === 'bid' ? 'BUY' : 'SELL', e.shiftKey);
   };
   const dragStart = (e: DragEvent<HTMLDivElement>) => {
     const chip = e.target instanceof Element ? e.target.closest<HTMLElement>('[data-order-id]') : null;
@@ -64,71 +83,62 @@ export function LadderGridView({ grid, orders, entry, stale, targets, onCell, on
   const dragOver = (e: DragEvent<HTMLDivElement>) => {
     if (!dragged.current) return;
     e.preventDefault();
-    mark(rowOf(e.target));
+    mark(hitOf(e)?.row ?? -1);
   };
   const drop = (e: DragEvent<HTMLDivElement>) => {
     const id = dragged.current;
-    const price = rowOf(e.target)?.dataset.price;
+    const price = hitOf(e)?.price;
     dragged.current = null;
-    mark(null);
+    mark(-1);
     if (!id || !price) return;
     e.preventDefault();
     onDrop(id, price);
   };
   const end = () => {
     dragged.current = null;
-    mark(null);
+    mark(-1);
   };
+  const marked = [...orders.keys()];
+  if (entry.row >= 0 && !orders.has(entry.row)) marked.push(entry.row);
   return (
     <div className={classes.ladder} data-testid="dom-ladder-rows" data-stale={stale || undefined} onClick={click} onDragStart={dragStart} onDragOver={dragOver} onDrop={drop} onDragEnd={end}>
-      {grid.prices.map((price, i) => (
-        <LadderRow key={i} index={i} price={price} label={grid.labels[i]} orders={orders.get(i) ?? NO_ORDERS} entry={entry.row === i ? entry.text : null} targets={targets} onCancel={onCancel} />
+      <canvas ref={canvas} className={classes.canvas} data-testid="dom-ladder-canvas" role="img" aria-label="DOM ladder: bid sizes left of the prices, ask sizes right; click a bid size to buy at that row, an ask size to sell (Shift: a stop)" />
+      {marked.map((i) => (
+        <OverlayRow key={`${i}:${grid.prices[i]}`} index={i} price={grid.prices[i]!} orders={orders.get(i) ?? NO_ORDERS} entry={entry.row === i ? entry.text : null} onCancel={onCancel} />
       ))}
+      <div ref={dropMark} className={classes.dropMark} data-testid="dom-ladder-drop-target" />
     </div>
   );
 }
 
-interface RowProps {
+interface OverlayProps {
   index: number;
   price: string;
-  label: string;
   orders: RowOrders;
   entry: string | null;
-  targets: PaintTargets;
   onCancel(order: Order): void;
 }
 
-/** One row; its size cells are written by the painter (React leaves their text alone). */
-const LadderRow = memo(function LadderRow({ index, price, label, orders, entry, targets, onCancel }: RowProps) {
-  const at = <K extends keyof PaintTargets>(k: K) => (el: HTMLElement | null) => {
-    targets[k][index] = el;
-  };
+/** A row with the trader's orders or the position's entry, over the canvas (it lets clicks through). */
+function OverlayRow({ index, price, orders, entry, onCancel }: OverlayProps) {
   return (
-    <div ref={at('rows')} className={classes.row} data-price={price} data-entry={entry !== null || undefined}>
-      <div className={`${classes.cell} ${classes.orders} ${classes.buyOrders}`} data-col="buy-orders">
+    <div className={classes.overlayRow} style={{ top: index * ROW_PX }} data-price={price} data-entry={entry !== null || undefined}>
+      <div className={`${classes.orders} ${classes.buyOrders}`} data-col="buy-orders">
         {orders.buys.map((o) => (
           <Chip key={o.id} order={o} onCancel={onCancel} />
         ))}
       </div>
-      <div className={`${classes.cell} ${classes.size} ${classes.bid}`} data-col="bid" title={`Buy limit at ${label} · Shift: buy stop`}>
-        <div ref={at('bidBar')} className={classes.bar} />
-        <span ref={at('bidText')} className={classes.sizeText} />
-      </div>
-      <div className={`${classes.cell} ${classes.price}`} title={entry ?? undefined}>
-        {label}
-      </div>
-      <div className={`${classes.cell} ${classes.size} ${classes.ask}`} data-col="ask" title={`Sell limit at ${label} · Shift: sell stop`}>
-        <div ref={at('askBar')} className={classes.bar} style={{ left: 0, right: 'auto' }} />
-        <span ref={at('askText')} className={classes.sizeText} />
-      </div>
-      <div className={`${classes.cell} ${classes.orders}`} data-col="sell-orders">
+      <div />
+      <div className={classes.entry} title={entry ?? undefined} />
+      <div />
+      <div className={classes.orders} data-col="sell-orders">
         {orders.sells.map((o) => (
           <Chip key={o.id} order={o} onCancel={onCancel} />
         ))}
       </div>
     </div>
   );
-});
+}
 
 const KIND: Record<string, string> = { stop: 'stop', 'take-profit': 'TP', entry: '' };
 

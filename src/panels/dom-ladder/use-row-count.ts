@@ -1,7 +1,7 @@
 import { useEffect, useState, type RefObject } from 'react';
 
-/** A row's height in pixels with its border (dom-ladder.module.css `.row`). */
-export const ROW_PX = 19;
+import { ROW_PX } from './ladder-painter';
+
 /** Before the box is measured (and where nothing is laid out, as in jsdom). */
 export const DEFAULT_ROWS = 41;
 

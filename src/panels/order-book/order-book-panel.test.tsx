@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
 import type { TabNode } from 'flexlayout-react';
 import { MemoryRouter } from 'react-router-dom';
@@ -10,9 +10,12 @@ import type { ApiKey } from '../../api/contracts/api-keys';
 import type { Order } from '../../api/contracts/trading';
 import type { FakeOrderFlowFeed } from '../../api/market/order-flow/fake-feed';
 import type { OrderFlowKey } from '../../api/market/order-flow';
+import { installFakeCanvas } from '../shared/canvas/fake-context';
+import { paintedOf } from '../shared/canvas/painted';
 import { orderDraft } from '../../state/order-draft';
 import { defaultUserSettings, userSettings } from '../../state/user-settings';
-import { OrderBookPanel } from './order-book-panel';
+import { ROW_PX, SPREAD_PX } from './book-painter';
+import { BOOK_ROWS, OrderBookPanel, type PaintedBook } from './order-book-panel';
 
 vi.mock('../../api/trade/trade-stream', () => ({ openTradeStream: () => ({ close: () => undefined }) }));
 
@@ -75,21 +78,29 @@ async function theFeed(): Promise<FakeOrderFlowFeed> {
   return feeds[0]!;
 }
 
-const rowTexts = (testId: string) =>
-  screen
-    .getAllByTestId(testId)
-    .filter((r) => r.hasAttribute('data-price'))
-    .map((r) => Array.from(r.querySelectorAll('span')).map((s) => s.textContent).join(' ').trim());
+/** What the canvas shows (its `painted` snapshot): each side's rows best first, "price size total [● own]". */
+const painted = () => paintedOf<PaintedBook>(screen.getByTestId('order-book-canvas'))!;
+const rowTexts = (side: 'bids' | 'asks') => painted()[side].map((r) => [r.price, r.size, r.total, r.mine ? `● ${r.mine}` : ''].join(' ').trim());
 
+/** A click on row `index` (0 = best) of a side: the y of its middle (jsdom lays nothing out: the band sits below every ask row). */
+function clickRow(side: 'bid' | 'ask', index: number) {
+  const band = Math.floor((2 * BOOK_ROWS * ROW_PX) / 2);
+  const top = side === 'ask' ? band - (index + 1) * ROW_PX : band + SPREAD_PX + index * ROW_PX;
+  fireEvent.click(screen.getByTestId('order-book-canvas'), { clientY: top + ROW_PX / 2 });
+}
+
+let canvas: ReturnType<typeof installFakeCanvas>;
 beforeEach(() => {
   feeds.length = 0;
   http.defaults.adapter = adapter;
   apiClient.setTokens({ accessToken: 'access', refreshToken: 'refresh' });
   Object.assign(userSettings, defaultUserSettings(), { exchangeName: 'binance', tradingPair: 'BTCUSDT', apiKeyId: KEY.id, apiKeyPasswords: { [KEY.id]: 'key-pass-1' } });
   Object.assign(orderDraft, { seq: 0, price: null, side: null });
+  canvas = installFakeCanvas();
 });
 afterEach(() => {
   cleanup();
+  canvas.restore();
   http.defaults.adapter = originalAdapter;
   apiClient.clearTokens();
 });
@@ -101,14 +112,16 @@ describe('Order book panel', () => {
     feed.setBook([['100.3', '1'], ['100.1', '2'], ['99.9', '0.5']], [['100.6', '1.5'], ['101.2', '3']]);
     act(() => feed.emit());
     // The trader's own orders (read from the account) are marked at their levels once they arrive.
-    await waitFor(() => expect(rowTexts('book-bid-row')).toEqual(['100.3 1.000 1.000', '100.1 2.000 3.000 ● 0.01', '99.9 0.500 3.500']), { timeout: 5_000 });
-    expect(rowTexts('book-ask-row')).toEqual(['100.6 1.500 1.500', '101.2 3.000 4.500 ● 0.5']);
-    expect(screen.getByTestId('order-book-spread')).toHaveTextContent('Spread 0.3 · Mid 100.45');
+    await waitFor(() => expect(rowTexts('bids')).toEqual(['100.3 1.000 1.000', '100.1 2.000 3.000 ● 0.01', '99.9 0.500 3.500']), { timeout: 5_000 });
+    expect(rowTexts('asks')).toEqual(['100.6 1.500 1.500', '101.2 3.000 4.500 ● 0.5']);
+    expect(painted().spread).toBe('Spread 0.3 · Mid 100.45');
     expect(screen.getByTestId('order-book-status')).toHaveTextContent('Live');
     expect(screen.getByTestId('order-book-sim')).toHaveTextContent('Simulated');
     // The biggest level fills its bar; the others in proportion.
-    const bars = screen.getAllByTestId('book-ask-row').map((r) => (r.querySelectorAll('i')[1] as HTMLElement).style.width);
-    expect(bars.slice(0, 2)).toEqual(['50%', '100%']);
+    expect(painted().asks.map((r) => r.bar)).toEqual([0.5, 1]);
+    // Drawn into a 2D context (jsdom has none: a recording fake), and summarised for assistive tech.
+    expect(canvas.contexts.length).toBeGreaterThan(0);
+    expect(screen.getByRole('img', { name: /^Order book: .*Best bid 100\.3, best ask 100\.6$/ })).toBeInTheDocument();
   });
 
   it('groups by tick multiples exactly: bids down, asks up, own orders in their group', async () => {
@@ -118,8 +131,8 @@ describe('Order book panel', () => {
     act(() => feed.emit());
     await waitFor(() => expect(screen.getByRole('combobox', { name: 'Group by ticks' })).toBeEnabled(), { timeout: 5_000 });
     fireEvent.change(screen.getByRole('combobox', { name: 'Group by ticks' }), { target: { value: '10' } });
-    await waitFor(() => expect(rowTexts('book-bid-row')).toEqual(['100.0 3.000 3.000 ● 0.01', '99.0 0.500 3.500']), { timeout: 5_000 });
-    expect(rowTexts('book-ask-row')).toEqual(['101.0 1.500 1.500', '102.0 3.000 4.500 ● 0.5']);
+    await waitFor(() => expect(rowTexts('bids')).toEqual(['100.0 3.000 3.000 ● 0.01', '99.0 0.500 3.500']), { timeout: 5_000 });
+    expect(rowTexts('asks')).toEqual(['101.0 1.500 1.500', '102.0 3.000 4.500 ● 0.5']);
   });
 
   it('a click on a level hands its price to Order entry: bids to buy, asks to sell', async () => {
@@ -127,12 +140,13 @@ describe('Order book panel', () => {
     const feed = await theFeed();
     feed.setBook([['100.3', '1'], ['100.1', '2']], [['100.6', '1.5']]);
     act(() => feed.emit());
-    fireEvent.click(within(screen.getAllByTestId('book-bid-row')[1]!).getByText('100.1'));
+    clickRow('bid', 1);
     expect(orderDraft).toMatchObject({ price: '100.1', side: 'BUY', seq: 1 });
-    fireEvent.click(screen.getAllByTestId('book-ask-row')[0]!);
+    clickRow('ask', 0);
     expect(orderDraft).toMatchObject({ price: '100.6', side: 'SELL', seq: 2 });
-    // An empty row is not a price.
-    fireEvent.click(screen.getAllByTestId('book-ask-row')[5]!);
+    // An empty row is not a price, nor is the spread band.
+    clickRow('ask', 5);
+    fireEvent.click(screen.getByTestId('order-book-canvas'), { clientY: BOOK_ROWS * ROW_PX + SPREAD_PX / 2 });
     expect(orderDraft.seq).toBe(2);
   });
 
@@ -147,7 +161,7 @@ describe('Order book panel', () => {
     expect(screen.getByTestId('order-book-status')).toHaveTextContent('Resyncing…');
     expect(screen.getByTestId('order-book')).toHaveAttribute('data-status', 'resyncing');
     expect(screen.getByTestId('order-book')).toHaveAttribute('data-stale');
-    expect(rowTexts('book-bid-row')).toEqual(['100.3 1.000 1.000']);
+    expect(rowTexts('bids')).toEqual(['100.3 1.000 1.000']);
     feed.setStatus('live');
     act(() => feed.emit());
     expect(screen.getByTestId('order-book-status')).toHaveTextContent('Live');

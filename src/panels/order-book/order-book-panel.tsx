@@ -1,21 +1,32 @@
 import { Badge, NativeSelect } from '@mantine/core';
-import { useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type PointerEvent, type RefObject } from 'react';
+import type { OrderFlowFeed } from '../../api/market/order-flow';
 import { prepareLimitOrder } from '../../state/order-draft';
+import { useCanvasSurface } from '../shared/canvas/canvas-surface';
+import { exposePainted, Throttle } from '../shared/canvas/painted';
 import type { PanelProps } from '../shared/panel-props';
 import { useFeedPaint, useOrderFlow } from '../shared/use-order-flow';
-import { BookPainter, type BookElements, type BookRowElements } from './book-painter';
+import { BookPainter, spreadText, STATUS_TEXT, type BookHit } from './book-painter';
 import { GROUPINGS, gridOf } from './group-levels';
 import classes from './order-book.module.css';
 import { useOwnOrders } from './use-own-orders';
 
-/** Rows per side: a fixed pool written in place (the panel clips what its height cannot show). */
+/** Rows per side the book holds (the canvas shows as many as its height allows). */
 export const BOOK_ROWS = 30;
+const LABEL = 'Order book: asks above the spread, bids below; click a level to take its price in Order entry';
+
+/** What the canvas's `painted` getter returns (tests, tools). */
+export interface PaintedBook {
+  asks: ReturnType<BookPainter['painted']>;
+  bids: ReturnType<BookPainter['painted']>;
+  spread: string;
+}
 
 /**
  * Order book (issue 25 §2): the traded pair's bids and asks from the shared order-flow feed, with size
  * and cumulative-size bars, spread and mid, grouping by tick multiples, the trader's resting orders
- * marked, and a click on a level handing its price to Order entry. Repainted at most once a frame into
- * a fixed pool of rows — React renders the rows once and then only when the controls change.
+ * marked, and a click on a level handing its price to Order entry. The levels are painted into one
+ * canvas at most once a frame (`BookPainter`); the header stays React.
  */
 export function OrderBookPanel(_props: PanelProps) {
   const flow = useOrderFlow();
@@ -24,32 +35,42 @@ export function OrderBookPanel(_props: PanelProps) {
   const grid = useMemo(() => gridOf(tickSize), [tickSize]);
   const own = useOwnOrders(flow.exchange, flow.symbol, grid, ticks);
   const sizeDecimals = flow.instrument?.quantityPrecision ?? 3;
-  const rows = useRef<{ asks: BookRowElements[]; bids: BookRowElements[] }>({ asks: [], bids: [] });
+  const options = useMemo(() => ({ grid, ticks: grid ? ticks : 1, sizeDecimals, own }), [grid, ticks, sizeDecimals, own]);
   const root = useRef<HTMLDivElement>(null);
-  const spread = useRef<HTMLDivElement>(null);
   const status = useRef<HTMLSpanElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
   const painter = useRef<BookPainter | null>(null);
+  const surface = useCanvasSurface(canvas, painter);
+  const head = useStatusLine(root, status, canvas);
+
+  useLayoutEffect(() => {
+    if (!surface.current || !canvas.current) return;
+    const p = (painter.current ??= new BookPainter(surface.current, BOOK_ROWS));
+    exposePainted<PaintedBook>(canvas.current, () => ({ asks: p.painted('ask'), bids: p.painted('bid'), spread: p.view ? spreadText(p.view) : 'Spread —' }), () => p.paints);
+  }, [surface]);
 
   useFeedPaint(flow.feed, (feed) => {
-    if (!root.current || !spread.current || !status.current) return;
-    const els: BookElements = { root: root.current, asks: rows.current.asks, bids: rows.current.bids, spread: spread.current, status: status.current };
-    painter.current ??= new BookPainter(els);
-    painter.current.paint(feed.book(), { grid, ticks: grid ? ticks : 1, sizeDecimals, own });
-    const { gaps, checksumFailures, resyncs, reconnects } = feed.stats;
-    const title = `Gaps ${gaps} · checksum failures ${checksumFailures} · resyncs ${resyncs} · reconnects ${reconnects}`;
-    if (status.current.title !== title) status.current.title = title;
-  }, [grid, ticks, sizeDecimals, own]);
+    const view = feed.book();
+    painter.current?.update(view, options);
+    head(feed);
+  }, [options]);
 
-  const onClick = (e: MouseEvent<HTMLDivElement>) => {
-    const row = (e.target as HTMLElement).closest<HTMLElement>('[data-price]');
-    const price = row?.dataset.price;
-    if (!row || !price) return;
+  const hitAt = (e: { clientY: number; currentTarget: HTMLCanvasElement }): BookHit | null => painter.current?.hit(e.clientY - e.currentTarget.getBoundingClientRect().top) ?? null;
+  const onClick = (e: MouseEvent<HTMLCanvasElement>) => {
+    const hit = hitAt(e);
+    const row = hit ? (hit.side === 'ask' ? painter.current?.askRows : painter.current?.bidRows)?.[hit.index] : undefined;
     // A bid is bought at (below the market), an ask sold at: what Order entry's chart drafts do too.
-    prepareLimitOrder(price, row.dataset.side === 'ask' ? 'SELL' : 'BUY');
+    if (hit && row) prepareLimitOrder(row.price, hit.side === 'ask' ? 'SELL' : 'BUY');
+  };
+  const onMove = (e: PointerEvent<HTMLCanvasElement>) => {
+    const hit = hitAt(e);
+    painter.current?.setHover(hit);
+    const cursor = hit ? 'pointer' : 'default';
+    if (e.currentTarget.style.cursor !== cursor) e.currentTarget.style.cursor = cursor;
   };
 
   return (
-    <div ref={root} className={classes.root} data-testid="order-book" data-status="connecting" data-stale="">
+    <div ref={root} className={classes.root} data-testid="order-book" data-status="connecting">
       <div className={classes.head}>
         <span ref={status} className={classes.status} data-testid="order-book-status">
           Connecting…
@@ -68,41 +89,42 @@ export function OrderBookPanel(_props: PanelProps) {
           data={GROUPINGS.map((n) => ({ value: String(n), label: grid ? `${n} × ${tickSize}` : `${n} tick${n > 1 ? 's' : ''}` }))}
         />
       </div>
-      <div className={classes.book} onClick={onClick}>
-        <div className={classes.asks} data-testid="order-book-asks">
-          <Rows side="ask" into={rows.current.asks} />
-        </div>
-        <div ref={spread} className={classes.spread} data-testid="order-book-spread">
-          Spread —
-        </div>
-        <div className={classes.bids} data-testid="order-book-bids">
-          <Rows side="bid" into={rows.current.bids} />
-        </div>
+      <div className={classes.book}>
+        <canvas ref={canvas} className={classes.canvas} data-testid="order-book-canvas" role="img" aria-label={LABEL} onClick={onClick} onPointerMove={onMove} onPointerLeave={() => painter.current?.setHover(null)} />
       </div>
     </div>
   );
 }
 
-/** The fixed pool of one side's rows; each row's elements are kept in `into` for the painter. */
-function Rows({ side, into }: { side: 'ask' | 'bid'; into: BookRowElements[] }) {
-  return Array.from({ length: BOOK_ROWS }, (_, i) => (
-    <div
-      key={i}
-      className={`${classes.row} ${classes[side]}`}
-      data-testid={`book-${side}-row`}
-      ref={(row) => {
-        if (!row) return;
-        const [price, size, total, mine] = Array.from(row.querySelectorAll('span'));
-        const [totalBar, sizeBar] = Array.from(row.querySelectorAll<HTMLElement>('i'));
-        into[i] = { row, price: price!, size: size!, total: total!, mine: mine!, sizeBar: sizeBar!, totalBar: totalBar! };
-      }}
-    >
-      <i className={classes.cum} />
-      <i className={classes.bar} />
-      <span className={classes.price} />
-      <span />
-      <span />
-      <span className={classes.mine} />
-    </div>
-  ));
+/**
+ * The status line, the root's `data-status` / `data-stale` and the canvas's accessible summary: written
+ * when the status or the counters change (the summary at most once a second), never once a frame.
+ */
+function useStatusLine(root: RefObject<HTMLDivElement | null>, status: RefObject<HTMLSpanElement | null>, canvas: RefObject<HTMLCanvasElement | null>) {
+  const last = useRef({ status: '', error: undefined as string | undefined, gaps: -1, checksumFailures: -1, resyncs: -1, reconnects: -1, bid: '', ask: '' });
+  const throttle = useMemo(() => new Throttle(1000), []);
+  return (feed: OrderFlowFeed) => {
+    const view = feed.book();
+    const l = last.current;
+    if (view.status !== l.status || view.error !== l.error) {
+      l.status = view.status;
+      l.error = view.error;
+      if (status.current) status.current.textContent = view.status === 'error' && view.error ? view.error : STATUS_TEXT[view.status];
+      root.current?.setAttribute('data-status', view.status);
+      if (view.status === 'live') root.current?.removeAttribute('data-stale');
+      else root.current?.setAttribute('data-stale', '');
+    }
+    const st = feed.stats;
+    if (st.gaps !== l.gaps || st.checksumFailures !== l.checksumFailures || st.resyncs !== l.resyncs || st.reconnects !== l.reconnects) {
+      Object.assign(l, st);
+      if (status.current) status.current.title = `Gaps ${st.gaps} · checksum failures ${st.checksumFailures} · resyncs ${st.resyncs} · reconnects ${st.reconnects}`;
+    }
+    const bid = view.bids[0]?.price ?? '';
+    const ask = view.asks[0]?.price ?? '';
+    if ((bid !== l.bid || ask !== l.ask) && throttle.due(performance.now())) {
+      l.bid = bid;
+      l.ask = ask;
+      canvas.current?.setAttribute('aria-label', `${LABEL}. Best bid ${bid || '—'}, best ask ${ask || '—'}`);
+    }
+  };
 }

@@ -1,11 +1,11 @@
 import type { OrderFlowStatus, TradePrint } from '../../api/market/order-flow';
+import type { CanvasSurface, SurfacePainter } from '../shared/canvas/canvas-surface';
 
-export interface TapeRowElements {
-  row: HTMLElement;
-  time: HTMLElement;
-  price: HTMLElement;
-  size: HTMLElement;
-}
+export const ROW_PX = 17;
+const PAD = 4;
+/** Column fractions: time | price | size. */
+const COLS = [1.1, 1, 1];
+const COL_SUM = 3.1;
 
 export interface TapeFilter {
   /** Prints smaller than this (in the exchange's trade unit) are left out; 0 shows all. */
@@ -23,15 +23,6 @@ export function tapeTime(ms: number): string {
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
-const setText = (el: HTMLElement, text: string) => {
-  if (el.textContent !== text) el.textContent = text;
-};
-const setAttr = (el: HTMLElement, name: string, value: string | null) => {
-  if (value === null) {
-    if (el.hasAttribute(name)) el.removeAttribute(name);
-  } else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
-};
-
 export const TAPE_STATUS_TEXT: Record<OrderFlowStatus, string> = {
   connecting: 'Connecting…',
   live: 'Live',
@@ -40,77 +31,172 @@ export const TAPE_STATUS_TEXT: Record<OrderFlowStatus, string> = {
   error: 'Error',
 };
 
-/**
- * The texts made for a print. The ring reuses its print objects for later trades, so they are checked
- * against the print's id, time, count and size before reuse: a print is formatted once, not once per
- * row it passes through as newer ones push it down.
- */
-interface PrintTexts {
-  id: string;
-  time: number;
-  count: number;
-  s: number;
-  decimals: number;
-  timeText: string;
-  sizeText: string;
-}
-const made = new WeakMap<TradePrint, PrintTexts>();
-
-function textsOf(t: TradePrint, decimals: number): PrintTexts {
-  let m = made.get(t);
-  if (m && m.id === t.id && m.time === t.time && m.count === t.count && m.s === t.s && m.decimals === decimals) return m;
-  m ??= { id: '', time: 0, count: 0, s: 0, decimals: 0, timeText: '', sizeText: '' };
-  m.id = t.id;
-  m.time = t.time;
-  m.count = t.count;
-  m.s = t.s;
-  m.decimals = decimals;
-  m.timeText = tapeTime(t.time);
-  m.sizeText = t.count > 1 ? `${t.s.toFixed(decimals)} ×${t.count}` : t.s.toFixed(decimals);
-  made.set(t, m);
-  return m;
-}
-
-/** What each row shows, so the DOM is neither read nor written while it stays (reading a text makes a string). */
-interface RowShown {
+/** A painted row as text (tests: made on demand). */
+export interface PaintedPrint {
   time: string;
   price: string;
   size: string;
-  side: string | null;
+  side: 'buy' | 'sell';
   large: boolean;
 }
-const shownRows = new WeakMap<TapeRowElements, RowShown>();
 
-function writeRow(el: TapeRowElements, time: string, price: string, size: string, side: string | null, large: boolean): void {
-  let shown = shownRows.get(el);
-  if (!shown) {
-    shown = { time: '\u0000', price: '\u0000', size: '\u0000', side: '\u0000', large: !large };
-    shownRows.set(el, shown);
+/** What each row shows: a row is drawn again only when its print (or how it is shown) changed. */
+class Rows {
+  readonly id: Array<string | null>;
+  readonly price: Array<string | null>;
+  readonly time: Float64Array;
+  readonly s: Float64Array;
+  readonly count: Int32Array;
+  /** 0 empty, 1 buy, 2 sell; +4 when large. */
+  readonly look: Int8Array;
+  constructor(readonly n: number) {
+    this.id = new Array<string | null>(n).fill(null);
+    this.price = new Array<string | null>(n).fill(null);
+    this.time = new Float64Array(n);
+    this.s = new Float64Array(n);
+    this.count = new Int32Array(n);
+    this.look = new Int8Array(n).fill(-1);
   }
-  if (shown.time !== time) setText(el.time, (shown.time = time));
-  if (shown.price !== price) setText(el.price, (shown.price = price));
-  if (shown.size !== size) setText(el.size, (shown.size = size));
-  if (shown.side !== side) setAttr(el.row, 'data-side', (shown.side = side));
-  if (shown.large !== large) {
-    shown.large = large;
-    setAttr(el.row, 'data-large', large ? '' : null);
+  /** Moves every row down by `k` (the newest prints come in at the top). */
+  shift(k: number): void {
+    for (let i = this.n - 1; i >= k; i--) {
+      this.id[i] = this.id[i - k]!;
+      this.price[i] = this.price[i - k]!;
+    }
+    this.time.copyWithin(k, 0, this.n - k);
+    this.s.copyWithin(k, 0, this.n - k);
+    this.count.copyWithin(k, 0, this.n - k);
+    this.look.copyWithin(k, 0, this.n - k);
   }
 }
 
 /**
- * Writes the newest prints that pass the filter into the fixed rows, newest at the top: time, price,
- * size (with `×n` for an aggregate of n trades), the taker's side as the row's colour, large prints
- * marked. Only changed texts and attributes touch the DOM.
+ * Paints the newest prints that pass the filter into one canvas, newest at the top: time, price, size
+ * (`×n` for an aggregate of n trades), the taker's side as colour, large prints highlighted. When new
+ * prints arrive the painted rows are moved down on the canvas itself (one image copy) and only the new
+ * rows drawn; times and sizes are drawn glyph by glyph. Nothing is allocated per paint.
  */
-export function paintTape(rows: TapeRowElements[], prints: readonly TradePrint[], f: TapeFilter): number {
-  let r = 0;
-  for (let i = 0; i < prints.length && r < rows.length; i++) {
-    const t = prints[i]!;
-    if (f.minSize > 0 && t.s < f.minSize) continue;
-    const texts = textsOf(t, f.sizeDecimals);
-    writeRow(rows[r++]!, texts.timeText, t.price, texts.sizeText, t.side, f.largeSize > 0 && t.s >= f.largeSize);
+export class TapePainter implements SurfacePainter {
+  private readonly shown: Rows;
+  /** The prints of the rows (references into the feed's ring), for the snapshot. */
+  private readonly rows: Array<TradePrint | null>;
+  private n = 0;
+  private dirtyAll = true;
+  private prints: readonly TradePrint[] = [];
+  private filter: TapeFilter | null = null;
+
+  constructor(
+    private readonly surface: CanvasSurface,
+    readonly count: number,
+  ) {
+    this.shown = new Rows(count);
+    this.rows = new Array<TradePrint | null>(count).fill(null);
   }
-  const shown = r;
-  for (; r < rows.length; r++) writeRow(rows[r]!, '', '', '', null, false);
-  return shown;
+
+  /** Paints so far (the bench counts them per frame). */
+  paints = 0;
+
+  invalidate(): void {
+    this.dirtyAll = true;
+  }
+
+  update(prints: readonly TradePrint[], f: TapeFilter): void {
+    if (this.filter && (f.minSize !== this.filter.minSize || f.largeSize !== this.filter.largeSize || f.sizeDecimals !== this.filter.sizeDecimals)) this.dirtyAll = true;
+    this.prints = prints;
+    this.filter = f;
+    this.paint();
+  }
+
+  paint(): void {
+    const f = this.filter;
+    if (!f) return;
+    this.paints++;
+    const s = this.surface;
+    if (this.dirtyAll) {
+      this.dirtyAll = false;
+      this.shown.look.fill(-1);
+      s.clear(0, 0, s.width, s.height);
+    } else this.scroll(f);
+    let r = 0;
+    for (let i = 0; i < this.prints.length && r < this.count; i++) {
+      const t = this.prints[i]!;
+      if (f.minSize > 0 && t.s < f.minSize) continue;
+      this.row(r++, t, f);
+    }
+    this.n = r;
+    for (; r < this.count; r++) this.row(r, null, f);
+  }
+
+  /** The painted rows, newest first, as text. */
+  painted(): PaintedPrint[] {
+    const d = this.filter?.sizeDecimals ?? 3;
+    const large = this.filter?.largeSize ?? 0;
+    return this.rows.slice(0, this.n).flatMap((t) => (t ? [{ time: tapeTime(t.time), price: t.price, size: t.count > 1 ? `${t.s.toFixed(d)} ×${t.count}` : t.s.toFixed(d), side: t.side, large: large > 0 && t.s >= large }] : []));
+  }
+
+  /** New prints on top: the rows already painted move down on the canvas instead of being drawn again. */
+  private scroll(f: TapeFilter): void {
+    const top = this.shown.id[0];
+    if (top === null || top === undefined) return;
+    let k = 0;
+    for (let i = 0; i < this.prints.length && k < this.count; i++) {
+      const t = this.prints[i]!;
+      if (f.minSize > 0 && t.s < f.minSize) continue;
+      if (t.id === top && t.time === this.shown.time[0]) break;
+      k++;
+    }
+    if (k === 0 || k >= this.count) return;
+    this.shown.shift(k);
+    for (let i = this.count - 1; i >= k; i--) this.rows[i] = this.rows[i - k]!;
+    const { ctx, canvas, width, height, dpr } = this.surface;
+    const moved = Math.min(height, (this.count - k) * ROW_PX);
+    if (!ctx || moved <= 0) return;
+    ctx.globalCompositeOperation = 'copy';
+    ctx.drawImage(canvas, 0, 0, canvas.width, Math.min(canvas.height, Math.round(moved * dpr)), 0, k * ROW_PX, width, moved);
+    ctx.globalCompositeOperation = 'source-over';
+    for (let i = 0; i < k; i++) this.shown.look[i] = -1;
+  }
+
+  private row(i: number, t: TradePrint | null, f: TapeFilter): void {
+    const sh = this.shown;
+    const large = t !== null && f.largeSize > 0 && t.s >= f.largeSize;
+    const look = t === null ? 0 : (t.side === 'buy' ? 1 : 2) + (large ? 4 : 0);
+    if (t === null ? sh.look[i] === 0 : sh.look[i] === look && sh.id[i] === t.id && sh.time[i] === t.time && sh.s[i] === t.s && sh.count[i] === t.count && sh.price[i] === t.price) return;
+    sh.look[i] = look;
+    sh.id[i] = t?.id ?? null;
+    sh.price[i] = t?.price ?? null;
+    sh.time[i] = t?.time ?? 0;
+    sh.s[i] = t?.s ?? 0;
+    sh.count[i] = t?.count ?? 0;
+    this.rows[i] = t;
+    this.draw(i, t, large, f.sizeDecimals);
+  }
+
+  private draw(i: number, t: TradePrint | null, large: boolean, decimals: number): void {
+    const s = this.surface;
+    const { ctx, width: w, colors, glyphs } = s;
+    const top = i * ROW_PX;
+    if (!ctx || top >= s.height) return;
+    this.surface.clear(0, top, w, ROW_PX);
+    if (!t) return;
+    const buy = t.side === 'buy';
+    if (large) {
+      ctx.fillStyle = buy ? colors.buyLight : colors.sellLight;
+      ctx.fillRect(0, top, w, ROW_PX);
+    }
+    s.setFont(large);
+    // Whole pixels: a fractional coordinate handed to the canvas is boxed (an allocation per call).
+    const y = top + (ROW_PX >> 1);
+    const x2 = Math.round(PAD + ((w - 2 * PAD) * (COLS[0]! + COLS[1]!)) / COL_SUM);
+    ctx.fillStyle = colors.dimmed;
+    glyphs.clear().time(t.time).drawLeft(ctx, PAD, y);
+    ctx.fillStyle = buy ? colors.buy : colors.sell;
+    ctx.textAlign = 'right';
+    ctx.fillText(t.price, x2, y);
+    ctx.textAlign = 'left';
+    glyphs.clear().fixed(t.s, decimals);
+    if (t.count > 1) glyphs.text(' ×').int(t.count);
+    glyphs.drawRight(ctx, w - PAD, y);
+    s.setFont(false);
+  }
 }

@@ -9,7 +9,9 @@ import { apiClient, http } from '../../api/client';
 import type { OrderFlowKey } from '../../api/market/order-flow';
 import type { FakeOrderFlowFeed } from '../../api/market/order-flow/fake-feed';
 import { defaultUserSettings, userSettings } from '../../state/user-settings';
-import { tapeTime } from './tape-painter';
+import { installFakeCanvas } from '../shared/canvas/fake-context';
+import { paintedOf } from '../shared/canvas/painted';
+import { tapeTime, type PaintedPrint } from './tape-painter';
 import { TradesTapePanel } from './trades-tape-panel';
 
 const feeds: FakeOrderFlowFeed[] = [];
@@ -53,11 +55,10 @@ async function theFeed(): Promise<FakeOrderFlowFeed> {
   return feeds[0]!;
 }
 
-const shown = () =>
-  screen
-    .getAllByTestId('tape-row')
-    .filter((r) => r.hasAttribute('data-side'))
-    .map((r) => `${r.getAttribute('data-side')} ${Array.from(r.querySelectorAll('span')).map((s) => s.textContent).join(' ')}${r.hasAttribute('data-large') ? ' LARGE' : ''}`);
+/** What the canvas shows (its `painted` snapshot), newest first: "side time price size [LARGE]". */
+const shown = () => (paintedOf<PaintedPrint[]>(screen.getByTestId('trades-tape-canvas')) ?? []).map((r) => `${r.side} ${r.time} ${r.price} ${r.size}${r.large ? ' LARGE' : ''}`);
+
+let canvas: ReturnType<typeof installFakeCanvas>;
 
 const T = Date.UTC(2026, 0, 1, 12, 0, 0, 250);
 
@@ -66,9 +67,11 @@ beforeEach(() => {
   http.defaults.adapter = adapter;
   apiClient.setTokens({ accessToken: 'access', refreshToken: 'refresh' });
   Object.assign(userSettings, defaultUserSettings(), { exchangeName: 'binance', tradingPair: 'BTCUSDT' });
+  canvas = installFakeCanvas();
 });
 afterEach(() => {
   cleanup();
+  canvas.restore();
   http.defaults.adapter = originalAdapter;
   apiClient.clearTokens();
 });

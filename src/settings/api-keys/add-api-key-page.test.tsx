@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider, MutationCache } from '@tanstack/react-query';
-import { act, configure, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -10,8 +10,6 @@ import { installFakeApi, signInForTest } from '../../api/testing/fake-api';
 import { userSettings } from '../../state';
 import { toastFailure } from '../../ui/toast';
 import { apiKeySettingsRoutes } from './routes';
-
-configure({ asyncUtilTimeout: 5000 });
 
 let api: ReturnType<typeof installFakeApi>;
 afterEach(() => api.restore());

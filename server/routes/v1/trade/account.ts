@@ -52,7 +52,7 @@ export function accountReadRoutes(app: TradeApp, { opts, params, session, route 
       params,
       response: { 200: tradeLimitsStatusSchema, ...errors },
     }),
-    async (req) => tradeLimitsStatus(opts.db, await session(req)),
+    async (req) => tradeLimitsStatus(opts.db, await session(req), opts.funded),
   );
 }
 
@@ -76,7 +76,7 @@ export function positionRoutes(app: TradeApp, { opts, params, ownerOf, session, 
     if (problem) throw new HttpError(400, `Invalid leverage: ${problem}`, { leverage: problem });
     const s = await session(req);
     const inst = s.instrument(req.body.symbol);
-    await (await limitsFor(opts.db, s.key.userId)).leverage(s, inst, req.body.leverage);
+    await (await limitsFor(opts.db, s.key.userId, opts.funded)).leverage(s, inst, req.body.leverage);
     await s.run((c) => c.setLeverage(inst, req.body.leverage));
     return { message: `Leverage of ${inst.symbol} set to ${req.body.leverage}×` };
   });

@@ -7,9 +7,11 @@ import type { FeatureFlagKey } from '../../../../src/api/contracts/feature-flags
 import { apiKeyIdParamsSchema, orderIdParamsSchema, type Order } from '../../../../src/api/contracts/trading';
 import { forbidden, HttpError, notFound } from '../../../lib/http-error';
 import { currentUser } from '../../../plugins/authenticate';
-import { getFundedUser, USER_NOT_FOUND } from '../../../services/funded-users';
+import { USER_NOT_FOUND } from '../../../services/funded-users';
+import type { FundedCache } from '../../../services/trading/funded-cache';
 import { tagOrder } from '../../../services/trading/ids';
 import { idempotent, type Answer } from '../../../services/trading/idempotency';
+import type { AccountStates } from '../../../services/trading/account-states';
 import { openTradeSession, type TradeSession, type TradeSessionDeps } from '../../../services/trading/session';
 
 /** The app as a zod-typed plugin sees it (the registrars of `trade/*.ts` take it). */
@@ -34,6 +36,10 @@ export interface TradeRouteOptions extends TradeSessionDeps {
   /** `/v1/users/{userId}/trade/…`: an admin acting for a funded user (recorded as done by the admin). */
   asAdmin: boolean;
   isFlagEnabled: (key: FeatureFlagKey) => Promise<boolean>;
+  /** Funded status and limits held in memory, dropped on `funded-user.changed` (`app.fundedCache`). */
+  funded: FundedCache;
+  /** The instance's account states (the pre-send checks read them where fresh). */
+  accounts?: AccountStates;
 }
 
 /** What every trade route shares: its guard and params, the key's session, the idempotency wrapper. */
@@ -47,7 +53,7 @@ export function tradeRouteContext(app: TradeApp, opts: TradeRouteOptions) {
     const me = currentUser(req);
     if (!opts.asAdmin) return me.id;
     const userId = (req.params as { userId: string }).userId;
-    if (!(await getFundedUser(opts.db, userId))) throw notFound(`${USER_NOT_FOUND} among funded users`);
+    if (!(await opts.funded.status(userId)).funded) throw notFound(`${USER_NOT_FOUND} among funded users`);
     return userId;
   };
 

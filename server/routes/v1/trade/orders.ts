@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageResponseSchema } from '../../../../src/api/contracts/common';
+import { dec, isZero } from '../../../../src/api/contracts/decimal';
 import { tradeKeyPasswordHeadersSchema } from '../../../../src/api/contracts/api-keys';
 import {
   amendOrderBodySchema,
@@ -65,13 +66,16 @@ export function orderReadRoutes(app: TradeApp, { opts, guard, params, ownerOf, s
   );
 }
 
+const restsUnfilled = (o: Order): boolean => o.type === 'LIMIT' && o.status === 'NEW' && isZero(dec(o.filledQty));
+
 /** New orders: one order, a guarded bracket, a ladder — each under its idempotency key. */
 export function placeRoutes(app: TradeApp, { opts, params, session, requireFlag, once, recordAfter, route }: TradeRouteContext): void {
   app.post('/orders', route('Place one order (`clientOrderId`: a retry answers the first order)', { params, body: placeOrderBodySchema, response: { 201: orderSchema, ...errors } }), async (req, reply) => {
     const s = await session(req);
-    const limits = await limitsFor(opts.db, s.key.userId);
+    const limits = await limitsFor(opts.db, s.key.userId, opts.funded);
     const answer = await once(s, req.body.clientOrderId, { route: 'order', body: req.body, field: 'clientOrderId' }, async (reconcile) => ({ status: 201 as const, body: await placeOrder(s, req.body, limits, reconcile) }));
-    void recordAfter(s, req.body.symbol);
+    // A limit order resting with nothing filled made no fills to record (later ones are recorded when read).
+    if (!restsUnfilled(answer.body)) void recordAfter(s, req.body.symbol);
     return reply.code(answer.status).send(answer.body);
   });
 
@@ -85,8 +89,8 @@ export function placeRoutes(app: TradeApp, { opts, params, session, requireFlag,
     async (req, reply) => {
       if (req.body.managed) await requireFlag('FF_ENABLE_SEMI_AUTO');
       const s = await session(req);
-      const limits = await limitsFor(opts.db, s.key.userId);
-      const deps = { db: opts.db, secret: app.config.SERVER_SECRET, log: req.log };
+      const limits = await limitsFor(opts.db, s.key.userId, opts.funded);
+      const deps = { db: opts.db, secret: app.config.SERVER_SECRET, log: req.log, accounts: opts.accounts };
       const answer = await once(s, req.body.clientOrderId, { route: 'bracket', body: req.body, field: 'clientOrderId' }, (reconcile) => placeGuardedBracket(deps, s, req.body, limits, reconcile));
       void recordAfter(s, req.body.symbol);
       return reply.code(answer.status).send(answer.body);
@@ -103,7 +107,7 @@ export function placeRoutes(app: TradeApp, { opts, params, session, requireFlag,
     async (req, reply) => {
       await requireFlag('FF_LADDER_ORDERS');
       const s = await session(req);
-      const limits = await limitsFor(opts.db, s.key.userId);
+      const limits = await limitsFor(opts.db, s.key.userId, opts.funded);
       const answer = await once<Order[] | { message: string; orders: Order[] }, 201 | 207>(s, req.body.clientOrderId, { route: 'ladder', body: req.body, field: 'clientOrderId' }, async (reconcile) => {
         const placed = await placeLadder(s, req.body, limits, reconcile);
         return placed instanceof LadderPartial ? { status: 207 as const, body: { message: placed.message, orders: placed.orders } } : { status: 201 as const, body: placed };
@@ -124,7 +128,7 @@ export function changeRoutes(app: TradeApp, { opts, params, orderParams, session
     if (req.body.triggerPrice) checkPrice(inst, req.body.triggerPrice, 'triggerPrice');
     if (req.body.qty) {
       checkQty(inst, req.body.qty);
-      if (!order.reduceOnly) await (await limitsFor(opts.db, s.key.userId)).order(s, { inst, side: order.side, qty: req.body.qty, price: req.body.price ?? order.price, stop: null, reduceOnly: false });
+      if (!order.reduceOnly) await (await limitsFor(opts.db, s.key.userId, opts.funded)).order(s, { inst, side: order.side, qty: req.body.qty, price: req.body.price ?? order.price, stop: null, reduceOnly: false });
     }
     return tagOrder(await s.run((c) => c.amend(inst, order.id, req.body)));
   });
@@ -162,7 +166,7 @@ export function changeRoutes(app: TradeApp, { opts, params, orderParams, session
     const order = await openOrder(s, req.params.orderId);
     if (!order.reduceOnly) {
       const inst = s.instrument(order.symbol);
-      await (await limitsFor(opts.db, s.key.userId)).order(s, { inst, side: order.side, qty: order.qty, price: null, stop: null, reduceOnly: false });
+      await (await limitsFor(opts.db, s.key.userId, opts.funded)).order(s, { inst, side: order.side, qty: order.qty, price: null, stop: null, reduceOnly: false });
     }
     const placed = await executeNonTriggered(s, order);
     void recordAfter(s, order.symbol);

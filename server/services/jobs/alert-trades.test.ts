@@ -1,0 +1,202 @@
+import { EventEmitter } from 'node:events';
+import { eq } from 'drizzle-orm';
+import type WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Network } from '../../../src/api/contracts/common';
+import type { Instrument } from '../../../src/api/contracts/exchanges';
+import type { DatabaseHandle } from '../../db/client';
+import { alerts } from '../../db/schema-alerts';
+import { jobs, notifications } from '../../db/schema-jobs';
+import { createTestDatabase, TEST_DRIVERS, uniqueEmail } from '../../test/helper';
+import { ensureAlertJob } from '../alerts';
+import { createUser } from '../users';
+import type { FetchLike } from '../exchange-info';
+import { alertWatchHandler } from './alert-watch';
+import { JobRunner } from './runner';
+import { TradeFeed } from './trade-feed';
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await wait(25);
+  }
+}
+
+/** A Binance public socket of one network that the test speaks for: what was sent to it, and frames pushed out. */
+class FakeSocket extends EventEmitter {
+  readonly sent: string[] = [];
+  terminated = false;
+  constructor(readonly network: Network, readonly path: string) {
+    super();
+  }
+  send(text: string): void {
+    this.sent.push(text);
+  }
+  terminate(): void {
+    if (this.terminated) return;
+    this.terminated = true;
+    this.emit('close');
+  }
+  subscribed(): string[] {
+    const on = new Set<string>();
+    for (const m of this.sent.map((t) => JSON.parse(t) as { method: string; params: string[] })) {
+      for (const p of m.params) if (m.method === 'SUBSCRIBE') on.add(p);
+      else on.delete(p);
+    }
+    return [...on].sort();
+  }
+  /** One `aggTrade` print (binance.md §3), as the exchange frames it on a raw stream. */
+  trade(price: string): void {
+    this.emit('message', Buffer.from(JSON.stringify({ e: 'aggTrade', E: Date.now(), s: 'BTCUSDT', a: 1, p: price, q: '0.010', T: Date.now(), m: false })), false);
+  }
+}
+
+const BTC = { symbol: 'BTCUSDT', exchangeSymbol: 'BTCUSDT', category: 'linear' } as Instrument;
+const ETH = { symbol: 'ETHUSDT', exchangeSymbol: 'ETHUSDT', category: 'linear' } as Instrument;
+
+describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (driver) => {
+  let handle: DatabaseHandle;
+  let close: () => Promise<void>;
+  let userId = '';
+  const sockets: FakeSocket[] = [];
+  const live = (network: Network) => sockets.filter((s) => s.network === network && !s.terminated);
+  let trades: TradeFeed;
+  let runner: JobRunner;
+  let evaluator: (refreshMs: number, fetch?: FetchLike) => ReturnType<typeof alertWatchHandler>;
+
+  beforeAll(async () => {
+    ({ handle, close } = await createTestDatabase(driver));
+    userId = (await createUser(handle.db, { email: uniqueEmail('trade-alerts'), password: 'password-1', role: 'user' })).id;
+    trades = new TradeFeed({
+      instruments: async () => [BTC, ETH],
+      open: (exchange, network) => async (path) => {
+        expect(exchange).toBe('binance');
+        const s = new FakeSocket(network, path);
+        sockets.push(s);
+        return s as unknown as WebSocket;
+      },
+    });
+    evaluator = (refreshMs: number, fetch: FetchLike = async () => ({ status: 200, json: async () => [] })) =>
+      alertWatchHandler({
+        db: handle.db,
+        trades,
+        instruments: async () => [BTC, ETH],
+        // By default the catch-up's candles (and a pair's recent trades): nothing happened while nobody listened.
+        rest: { fetch, base: () => ({ base: 'http://candles.test' }) },
+        refreshMs,
+      });
+    runner = new JobRunner({ db: handle.db, handlers: [evaluator(50)], owner: 'T', leaseMs: 10_000, tickMs: 50 });
+  }, 180_000);
+  afterAll(async () => {
+    await runner?.stop();
+    trades?.close();
+    await close();
+  });
+
+  const setAlert = async (network: Network, symbol: string, initialPrice: number, triggerPrice: number) => {
+    const [row] = await handle.db.insert(alerts).values({ userId, exchange: 'binance', network, symbol, initialPrice, triggerPrice }).returning();
+    await ensureAlertJob(handle.db, 'binance', network);
+    return row!.id;
+  };
+  const statusOf = async (id: string) => (await handle.db.select().from(alerts).where(eq(alerts.id, id)))[0]!;
+  const fired = (id: string) => until(`alert ${id} to fire`, async () => ((await statusOf(id)).status === 'triggered' ? statusOf(id) : null));
+
+  it('fires on a print that touches the trigger inside a second, on the network the alert was set on only', async () => {
+    const onMainnet = await setAlert('MAINNET', 'BTCUSDT', 64_000, 65_000);
+    const onTestnet = await setAlert('TESTNET', 'BTCUSDT', 64_000, 65_000);
+    runner.start();
+    // One evaluator per network, each subscribed to the pair's trades on its own network's socket.
+    const main = await until('the mainnet socket subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+    const test = await until('the testnet socket subscribed', () => live('TESTNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+    expect(main.path).toBe('/market/ws');
+    expect((await handle.db.select({ key: jobs.key }).from(jobs)).map((j) => j.key).sort()).toEqual(['alerts:binance', 'alerts:binance:testnet']);
+    await wait(200); // the evaluators have heard the sockets live
+
+    // Mainnet: a wick to the trigger and straight back, inside one second — a once-a-second ticker would show 64,950 both times.
+    main.trade('64950.0');
+    main.trade('65000.0');
+    main.trade('64900.0');
+    const m = await fired(onMainnet);
+    expect(m.triggeredPrice).toBe(65_000);
+    // The testnet alert at the same level heard nothing of mainnet's prices.
+    await wait(300);
+    expect((await statusOf(onTestnet)).status).toBe('active');
+
+    // Testnet's own prices: below the trigger, nothing; through it, it fires at that print.
+    test.trade('64999.9');
+    await wait(300);
+    expect((await statusOf(onTestnet)).status).toBe('active');
+    test.trade('65010.5');
+    const t = await fired(onTestnet);
+    expect(t.triggeredPrice).toBe(65_010.5);
+    const [note] = await handle.db.select().from(notifications).where(eq(notifications.refId, onTestnet));
+    expect(note?.body).toContain('BTCUSDT on binance testnet rose to 65,000 (last 65,010.5)');
+    // Exactly once: the same print again, and another crossing, add nothing.
+    test.trade('65020.0');
+    await wait(300);
+    expect(await handle.db.select().from(notifications).where(eq(notifications.refId, onTestnet))).toHaveLength(1);
+  });
+
+  it('subscribes pairs as alerts come and unsubscribes them as they go', async () => {
+    const eth = await setAlert('MAINNET', 'ETHUSDT', 3_000, 2_900);
+    const main = await until('ETHUSDT subscribed on mainnet', () => live('MAINNET').find((s) => s.subscribed().includes('ethusdt@aggTrade')));
+    // BTCUSDT's alert fired: nothing listens to its trades any more.
+    expect(main.subscribed()).toEqual(['ethusdt@aggTrade']);
+    expect(trades.subscribed('binance', 'MAINNET')).toEqual(['ETHUSDT']);
+    // No testnet alert is active: its socket is closed.
+    await until('the testnet socket closed', () => live('TESTNET').length === 0);
+    await handle.db.delete(alerts).where(eq(alerts.id, eth));
+    await until('the mainnet socket closed', () => live('MAINNET').length === 0);
+    expect(trades.connections('binance', 'MAINNET')).toBe(0);
+  });
+
+  it('an alert read after a print that touched it (its first second, on a pair already listened to) fires at that print', async () => {
+    // Alerts are read every 1.5 s here: the print between this alert's creation and its first read is judged then.
+    await runner.stop();
+    const slow = new JobRunner({ db: handle.db, handlers: [evaluator(1500)], owner: 'T2', leaseMs: 10_000, tickMs: 50 });
+    const keep = await setAlert('MAINNET', 'BTCUSDT', 64_000, 70_000); // keeps BTCUSDT listened to
+    slow.start();
+    try {
+      const main = await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+      await wait(2000); // heard live, a read done
+      const late = await setAlert('MAINNET', 'BTCUSDT', 64_000, 65_000);
+      main.trade('65000.0');
+      main.trade('64900.0');
+      const f = await fired(late);
+      expect(f.triggeredPrice).toBe(65_000);
+      expect((await statusOf(keep)).status).toBe('active');
+    } finally {
+      await slow.stop();
+      await handle.db.delete(alerts).where(eq(alerts.id, keep));
+    }
+  });
+
+  it('an alert on a pair nobody listened to: what the pair printed before its subscription is asked over REST', async () => {
+    const asked: string[] = [];
+    // The exchange's recent trades of ETHUSDT when asked: a touch of 3,100 just now, and back (Binance's /fapi/v1/trades).
+    const fetch: FetchLike = async (url) => {
+      if (!url.includes('/fapi/v1/trades?symbol=ETHUSDT')) return { status: 200, json: async () => [] };
+      asked.push(url);
+      const now = Date.now();
+      return { status: 200, json: async () => [{ id: 1, price: '3100.00', qty: '0.1', quoteQty: '310', time: now, isBuyerMaker: false }, { id: 2, price: '3050.00', qty: '0.1', quoteQty: '305', time: now, isBuyerMaker: true }] };
+    };
+    const r = new JobRunner({ db: handle.db, handlers: [evaluator(200, fetch)], owner: 'T3', leaseMs: 10_000, tickMs: 50 });
+    const keep = await setAlert('MAINNET', 'BTCUSDT', 64_000, 70_000);
+    r.start();
+    try {
+      await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+      await wait(600); // the first read done: ETHUSDT is not listened to
+      const eth = await setAlert('MAINNET', 'ETHUSDT', 3_000, 3_100);
+      const f = await fired(eth);
+      expect(f.triggeredPrice).toBe(3_100);
+      expect(asked).toHaveLength(1);
+    } finally {
+      await r.stop();
+      await handle.db.delete(alerts).where(eq(alerts.id, keep));
+    }
+  });
+});

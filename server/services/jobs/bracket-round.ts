@@ -1,0 +1,42 @@
+import type { Order, Position } from '../../../src/api/contracts/trading';
+import { TradeRefusedError, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+
+// The bracket guard's small shared pieces (bracket-guard.ts): what one round reads, and how a failure is told apart.
+
+/** Break-even is beyond the price now: nothing is wrong, the round just ends early. */
+export class WaitForPrice extends Error {}
+
+/** Consecutive failed rounds after which the job gives up (and says so). */
+export const MAX_FAILURES = 30;
+export const OPEN = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
+
+/** The exchange refused (as opposed to: could not be reached, or asked to slow down). */
+export const refused = (err: unknown): err is TradeRefusedError => err instanceof TradeRefusedError && err.status === 422;
+export const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+export interface Round {
+  /** The bracket's open orders, tagged with role and bracket id. */
+  open: Order[];
+  /** The position on the bracket's side, when there is one. */
+  position: Position | undefined;
+  entry: Order | undefined;
+  /** Read from the key's account state (not the exchange). */
+  memory: boolean;
+}
+
+/**
+ * Cancels each; an order the exchange no longer knows is gone already. Any other refusal (the exchange away, a
+ * rate-limit hold: rethrown as is, so the guard's loop waits it out) throws after all were tried: the round is tried
+ * again on what is then open, and after its retries the guard stops saying so — never done with the orders live.
+ */
+export async function cancelAll(conn: Pick<TradingConnector, 'cancel'>, inst: TradingInstrument, orders: Order[], what: string): Promise<void> {
+  const failed: unknown[] = [];
+  for (const o of orders) {
+    await conn.cancel(inst, o.id).catch((err: unknown) => {
+      if (!(err instanceof TradeRefusedError && err.status === 404)) failed.push(err);
+    });
+  }
+  const hold = failed.find((e) => e instanceof TradeRefusedError && e.status === 429);
+  if (hold) throw hold;
+  if (failed.length) throw new Error(`could not cancel ${failed.length} of the bracket's ${orders.length} ${what}: ${reason(failed[0])}`);
+}

@@ -1,0 +1,218 @@
+/**
+ * The key's account state (issue 26 §2) on a scripted private stream and connector: events heard while
+ * the snapshot is read are applied after it, in order; a dropped stream is a gap (not fresh) healed by a
+ * new snapshot; a burst of account signals is one positions + balance read, never an open-orders read;
+ * pushed positions and balance are applied with no read (a push that lacks a field takes it from the symbol's
+ * last read, or reads the positions when there is none), and a fill with no push after it is read.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { Balance, Order, Position } from '../../../src/api/contracts/trading';
+import type { PrivateStreamHandlers } from '../../exchanges/private-stream';
+import type { ConnectorContext, TradingConnector } from '../../exchanges/trading';
+import { AccountState } from './account-state';
+
+/** The state's own waits are up to 1 s (a fill's push): room beside them on a loaded machine. */
+const WAIT = { timeout: 10_000 };
+const T = '2026-06-01T12:00:00.000Z';
+const order = (id: string, status: Order['status'], filledQty = '0'): Order => ({
+  id,
+  clientOrderId: `c${id}`,
+  exchange: 'binance',
+  symbol: 'BTCUSDT',
+  side: 'BUY',
+  type: 'LIMIT',
+  status,
+  qty: '0.010',
+  filledQty,
+  price: '50000.0',
+  triggerPrice: null,
+  avgFillPrice: null,
+  reduceOnly: false,
+  postOnly: false,
+  timeInForce: 'GTC',
+  createdAt: T,
+  updatedAt: T,
+  bracketId: null,
+  role: null,
+});
+const BALANCE: Balance = { currency: 'USDT', total: '1000', available: '1000', unrealisedPnl: '0', marginUsed: '0', assets: [] };
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** A connector whose open-orders reads wait until the test answers them, and counts of every read. */
+function scripted() {
+  const calls = { openOrders: 0, positions: 0, balance: 0 };
+  let pendingOrders = deferred<Order[]>();
+  const connector = {
+    openOrders: vi.fn(() => {
+      calls.openOrders += 1;
+      return pendingOrders.promise;
+    }),
+    positions: vi.fn(async (): Promise<Position[]> => {
+      calls.positions += 1;
+      return [];
+    }),
+    balance: vi.fn(async () => {
+      calls.balance += 1;
+      return BALANCE;
+    }),
+    fills: vi.fn(async () => ({ data: [], next: null })),
+  } as unknown as TradingConnector;
+  let handlers: PrivateStreamHandlers | null = null;
+  let connects = 0;
+  const state = new AccountState({
+    key: { id: 'k1', network: 'MAINNET' },
+    connector,
+    ctx: { instrument: () => undefined } as unknown as ConnectorContext,
+    driver: async (_ctx, _open, h) => {
+      handlers = h;
+      connects += 1;
+      return { close: () => undefined };
+    },
+    open: async () => {
+      throw new Error('not used');
+    },
+    record: async () => 0,
+    log: { warn: () => undefined },
+    backoffMs: () => 10,
+    refreshMs: 20,
+    pushWaitMs: 200,
+  });
+  return {
+    state,
+    calls,
+    connects: () => connects,
+    stream: () => handlers!,
+    answerOrders(orders: Order[]) {
+      pendingOrders.resolve(orders);
+      pendingOrders = deferred<Order[]>();
+    },
+  };
+}
+
+describe('AccountState', () => {
+  it('applies the events heard while the snapshot was read after it, in order', async () => {
+    const s = scripted();
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    expect(s.state.ordersFresh).toBe(false);
+    // While the snapshot is on its way: Y (in the snapshot) fills, X is placed after the read.
+    s.stream().event({ kind: 'order', order: order('Y', 'FILLED', '0.010') });
+    s.stream().event({ kind: 'order', order: order('X', 'NEW') });
+    s.answerOrders([order('Y', 'NEW')]);
+    await vi.waitFor(() => expect(s.state.ordersFresh).toBe(true), WAIT);
+    expect(s.state.openOrders().map((o) => o.id)).toEqual(['X']);
+    expect(s.state.byClientId('cY')?.status).toBe('FILLED');
+    s.state.close();
+  });
+
+  it('a dropped stream is a gap: not fresh until the reconnect has read the account again', async () => {
+    const s = scripted();
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    s.answerOrders([order('A', 'NEW')]);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    s.stream().closed('dropped');
+    expect(s.state.fresh).toBe(false);
+    await vi.waitFor(() => expect(s.connects()).toBe(2), WAIT);
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(2), WAIT);
+    // A missed cancel of A and a new B: the snapshot is the truth.
+    s.answerOrders([order('B', 'NEW')]);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    expect(s.state.openOrders().map((o) => o.id)).toEqual(['B']);
+    s.state.close();
+  });
+
+  it('a burst of account signals is one positions and balance read, and no open-orders read', async () => {
+    const s = scripted();
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    s.answerOrders([]);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    const before = { ...s.calls };
+    for (let i = 0; i < 5; i++) s.stream().event({ kind: 'account', symbols: ['BTCUSDT'] });
+    // Until the re-read lands, positions may be stale; open orders are still the stream's.
+    expect(s.state.fresh).toBe(false);
+    expect(s.state.ordersFresh).toBe(true);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    expect(s.calls.positions - before.positions).toBe(1);
+    expect(s.calls.balance - before.balance).toBe(1);
+    expect(s.calls.openOrders).toBe(before.openOrders);
+    s.state.close();
+  });
+
+  const position = (size: string, over: Partial<Position> = {}): Position => ({
+    exchange: 'binance',
+    symbol: 'BTCUSDT',
+    side: 'BUY',
+    size,
+    baseQty: size,
+    notional: '650',
+    entryPrice: '65000',
+    markPrice: '65000',
+    liquidationPrice: null,
+    breakEvenPrice: '65030',
+    unrealisedPnl: '0',
+    realisedPnl: '0',
+    leverage: '10',
+    marginMode: 'CROSS',
+    margin: '65',
+    category: 'linear',
+    ...over,
+  });
+  const fill = { id: 'f1', orderId: 'o1', symbol: 'BTCUSDT', side: 'BUY' as const, qty: '0.010', price: '65000', fee: '0.1', feeCurrency: 'USDT', realisedPnl: '0', time: T, liquidation: false };
+
+  it('a fill and the pushes after it: applied with no read; a push lacking a field the state never read reads the positions', async () => {
+    const s = scripted();
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    s.answerOrders([]);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    const before = { ...s.calls };
+    s.stream().event({ kind: 'fill', fill });
+    // Stale until the pushes land.
+    expect(s.state.fresh).toBe(false);
+    s.stream().event({ kind: 'position', position: position('0.010', { leverage: '0', liquidationPrice: null }), missing: ['leverage', 'liquidationPrice'] });
+    s.stream().event({ kind: 'balance', balance: { ...BALANCE, available: '935' } });
+    // Nothing known of the symbol's leverage: the positions are read (the scripted read answers none).
+    expect(s.state.fresh).toBe(false);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    expect(s.calls.positions - before.positions).toBe(1);
+    expect(s.calls.balance).toBe(before.balance);
+    expect(s.state.currentBalance()?.available).toBe('935');
+    s.state.close();
+  });
+
+  it('fields a push lacks come from the symbol\'s last read; a flat push removes the position; a fill with no push is read after the wait', async () => {
+    const s = scripted();
+    (s.state as unknown as { deps: { connector: { positions: () => Promise<Position[]> } } }).deps.connector.positions = async () => {
+      s.calls.positions += 1;
+      return [position('0.010', { leverage: '7', liquidationPrice: '59000' })];
+    };
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    s.answerOrders([]);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    const before = { ...s.calls };
+    s.stream().event({ kind: 'fill', fill });
+    s.stream().event({ kind: 'position', position: position('0.020', { leverage: '0', liquidationPrice: null }), missing: ['leverage', 'liquidationPrice'] });
+    s.stream().event({ kind: 'balance', balance: BALANCE });
+    expect(s.state.positionsOf()).toEqual([position('0.020', { leverage: '7', liquidationPrice: '59000' })]);
+    s.stream().event({ kind: 'position', position: position('0') });
+    expect(s.state.positionsOf()).toEqual([]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.calls.positions).toBe(before.positions);
+    expect(s.calls.balance).toBe(before.balance);
+    // A fill and no push: after the wait, both are read once.
+    s.stream().event({ kind: 'fill', fill: { ...fill, id: 'f2' } });
+    expect(s.state.fresh).toBe(false);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    expect(s.calls.positions - before.positions).toBe(1);
+    expect(s.calls.balance - before.balance).toBe(1);
+    s.state.close();
+  });
+});

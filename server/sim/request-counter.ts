@@ -1,0 +1,35 @@
+import type { FastifyRequest } from 'fastify';
+import type { SimExchange } from './market/catalogue';
+
+/** The header each exchange's signed requests name their API key in. */
+const KEY_HEADER: Record<SimExchange, string> = { binance: 'x-mbx-apikey', bybit: 'x-bapi-api-key', okx: 'ok-access-key', bitmex: 'api-key' };
+
+/**
+ * Signed (private) REST requests this simulator answered, by exchange and API key (`GET
+ * /sim/_control/requests`): what a key's clients — the server's guards and account state — cost the
+ * exchange (`npm run bench:jobs`: REST weight per key per minute). One counter per process, never reset;
+ * a map increment per request.
+ */
+export class SimRequestCounter {
+  private readonly counts = new Map<string, number>();
+  private readonly paths = new Map<string, number>();
+  readonly since = Date.now();
+
+  count(exchange: SimExchange, req: FastifyRequest): void {
+    const raw = req.headers[KEY_HEADER[exchange]];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    // BitMEX may authenticate in the query of a socket upgrade; a REST call without a key header is not a key's.
+    if (!key) return;
+    const id = `${exchange}:${key}`;
+    this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+    const q = req.url.indexOf('?');
+    // The exchange's path below the mount (`GET /fapi/v3/positionRisk`), whatever the prefix.
+    const p = `${req.method} ${exchange} ${(q < 0 ? req.url : req.url.slice(0, q)).replace(/^.*?\/(binance|bybit|okx|bitmex)(?=\/)/, '')}`;
+    this.paths.set(p, (this.paths.get(p) ?? 0) + 1);
+  }
+
+  /** `{ since, byKey: { "<exchange>:<apiKey>": n }, byPath: { "GET binance /fapi/v3/positionRisk": n } }`. */
+  snapshot(): { since: number; byKey: Record<string, number>; byPath: Record<string, number> } {
+    return { since: this.since, byKey: Object.fromEntries(this.counts), byPath: Object.fromEntries(this.paths) };
+  }
+}
