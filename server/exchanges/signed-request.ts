@@ -83,8 +83,11 @@ export interface ErrorTable {
 
 /** A rate-limit header read after every answer, and how long the key's calls are held when it says so. */
 export type BudgetRule =
-  /** `header` counts what was used in the current window: at `usedAtLeast`, hold until the window of `windowMs` ends. */
-  | { header: string; usedAtLeast: number; windowMs: number }
+  /**
+   * `header` counts what was used in the current window: at `usedAtLeast`, hold until the window of `windowMs` ends.
+   * `per: 'address'`: the exchange counts it per IP, so every key this server holds is held (`addressGate`).
+   */
+  | { header: string; usedAtLeast: number; windowMs: number; per?: 'address' }
   /** `header` counts what is left: at `leftAtMost`, hold until `resetHeader` (a time on the exchange's clock, in `unit`). */
   | { header: string; leftAtMost: number; resetHeader: string; resetUnit: 'ms' | 's' }
   /** `header` counts what is left: at `leftAtMost`, hold for `holdMs`. */
@@ -168,12 +171,12 @@ export function alreadySo(table: ErrorTable, err: unknown): boolean {
 const toMs = (value: number, unit: 'ms' | 's'): number => (unit === 's' ? value * 1000 : value);
 
 /** Reads the budget headers of an answer: a budget nearly used up holds the key's calls (before the exchange bans it). */
-export function readBudget(rules: readonly BudgetRule[], headers: Record<string, string>, ctx: Pick<ConnectorContext, 'gate' | 'clock'>): void {
+export function readBudget(rules: readonly BudgetRule[], headers: Record<string, string>, ctx: Pick<ConnectorContext, 'gate' | 'addressGate' | 'clock'>): void {
   for (const rule of rules) {
     const value = headers[rule.header];
     if (value === undefined) continue;
     if ('usedAtLeast' in rule) {
-      if (Number(value) >= rule.usedAtLeast) ctx.gate.holdUntilWindowEnds(rule.windowMs);
+      if (Number(value) >= rule.usedAtLeast) ((rule.per === 'address' ? ctx.addressGate : undefined) ?? ctx.gate).holdUntilWindowEnds(rule.windowMs);
     } else if (Number(value) <= rule.leftAtMost) {
       if ('holdMs' in rule) ctx.gate.holdFor(rule.holdMs);
       else ctx.gate.holdUntil(toMs(Number(headers[rule.resetHeader]), rule.resetUnit), ctx.clock.offsetMs);
@@ -245,6 +248,7 @@ export class SignedClient {
   private async attempt(call: SignedCall, resent: boolean, batch: boolean): Promise<unknown> {
     const { ctx, protocol } = this;
     ctx.gate.check();
+    ctx.addressGate?.check();
     await ctx.clock.sync(this.serverTime);
     const res = await ctx.transport(protocol.sign(call, ctx.creds, ctx.clock.now()));
     const headers = res.headers ?? {};

@@ -125,6 +125,25 @@ describe('binance connector', () => {
     expect(err).toMatchObject({ status: 429 });
     expect((err as Error).message).toMatch(/holds further requests for \d+ s/);
   });
+
+  it("the IP's weight holds every key this server holds; an account's order count holds only that key", async () => {
+    const address = new RateGate('binance', () => NOW, 'address');
+    let headers: Record<string, string> = {};
+    const a = recording(() => ({ status: 200, text: '[]', headers }));
+    const b = recording(() => ({ status: 200, text: '[]', headers: {} }));
+    const keyA = new BinanceTrading({ ...a.ctx, addressGate: address });
+    const keyB = new BinanceTrading({ ...b.ctx, addressGate: address });
+    headers = { 'x-mbx-order-count-10s': '290' };
+    await keyA.openOrders(BTCUSDT);
+    await expect(keyA.openOrders(BTCUSDT)).rejects.toMatchObject({ status: 429, message: /does not ban the key/ });
+    await expect(keyB.openOrders(BTCUSDT)).resolves.toEqual([]);
+    // A third key's answer says the address's weight is nearly used: key B is held too, before it sends anything.
+    headers = { 'x-mbx-used-weight-1m': '2300' };
+    await new BinanceTrading({ ...a.ctx, gate: new RateGate('binance', () => NOW), addressGate: address }).openOrders(BTCUSDT);
+    const sentByB = b.sent.length;
+    await expect(keyB.openOrders(BTCUSDT)).rejects.toMatchObject({ status: 429, retryAfterSeconds: 60, message: /does not ban this server's address/ });
+    expect(b.sent).toHaveLength(sentByB);
+  });
 });
 
 describe('bybit connector', () => {

@@ -173,6 +173,11 @@ export interface ConnectorContext {
   clock: ExchangeClock;
   /** The key's rate-limit budget as the exchange's headers report it, kept across calls. */
   gate: RateGate;
+  /**
+   * This server's budget with the exchange and network, shared by every key it holds (Binance counts request
+   * weight per IP address, not per key: binance.md §7); budget rules marked `per: 'address'` hold it.
+   */
+  addressGate?: RateGate;
   /** Per-key choices the exchange does not keep (OKX: the margin mode of a symbol's next orders). */
   prefs?: Map<string, string>;
   /** Looks an instrument up by the exchange's own symbol (orders and positions name it) or the product's. */
@@ -244,15 +249,22 @@ export class RateGate {
   constructor(
     private readonly exchange: ExchangeId,
     private readonly now: () => number = Date.now,
+    /** What the exchange would ban: the key, or this server's address (a budget counted per IP). */
+    private readonly banned: 'key' | 'address' = 'key',
   ) {}
 
+  /** Whether calls are held now. */
+  get held(): boolean {
+    return this.blockedUntil - this.now() > 0;
+  }
+
   check(): void {
-    if (this.blockedUntil - this.now() > 0) {
+    if (this.held) {
       const seconds = this.retryAfterSeconds();
       throw new TradeRefusedError(
         this.exchange,
         '',
-        `rate limit nearly used up: this server holds further requests for ${seconds} s so the exchange does not ban the key`,
+        `rate limit nearly used up: this server holds further requests for ${seconds} s so the exchange does not ban ${this.banned === 'key' ? 'the key' : "this server's address"}`,
         undefined,
         429,
         seconds,

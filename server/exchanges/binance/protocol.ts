@@ -8,10 +8,13 @@ import { BINANCE_ERRORS } from './errors';
  * errors are HTTP 4xx with `{ code, msg }`.
  */
 
-/** binance.md §7: the IP's weight per minute (2,400) and the orders per 10 s (300), held a little before the end. */
+/**
+ * binance.md §7: the IP's weight per minute (2,400: every key this server holds, so the hold is the address's)
+ * and the account's orders per 10 s (300: the key's), held a little before the end.
+ */
 export const BINANCE_RATE_LIMITS: RateLimitRules = {
   budget: [
-    { header: 'x-mbx-used-weight-1m', usedAtLeast: 2_200, windowMs: 60_000 },
+    { header: 'x-mbx-used-weight-1m', usedAtLeast: 2_200, windowMs: 60_000, per: 'address' },
     { header: 'x-mbx-order-count-10s', usedAtLeast: 280, windowMs: 10_000 },
   ],
   // 429 and 418 carry Retry-After (seconds); without one, the 1-minute weight window.

@@ -66,7 +66,7 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
   const live = (network: Network) => sockets.filter((s) => s.network === network && !s.terminated);
   let trades: TradeFeed;
   let runner: JobRunner;
-  let evaluator: (refreshMs: number, fetch?: FetchLike) => ReturnType<typeof alertWatchHandler>;
+  let evaluator: (refreshMs: number, fetch?: FetchLike, db?: DatabaseHandle['db']) => ReturnType<typeof alertWatchHandler>;
 
   beforeAll(async () => {
     ({ handle, close } = await createTestDatabase(driver));
@@ -80,9 +80,9 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
         return s as unknown as WebSocket;
       },
     });
-    evaluator = (refreshMs: number, fetch: FetchLike = async () => ({ status: 200, json: async () => [] })) =>
+    evaluator = (refreshMs: number, fetch: FetchLike = async () => ({ status: 200, json: async () => [] }), db = handle.db) =>
       alertWatchHandler({
-        db: handle.db,
+        db,
         trades,
         instruments: async () => [BTC, ETH],
         // By default the catch-up's candles (and a pair's recent trades): nothing happened while nobody listened.
@@ -172,6 +172,39 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
     } finally {
       await slow.stop();
       await handle.db.delete(alerts).where(eq(alerts.id, keep));
+    }
+  });
+
+  it('a firing the database refuses is written again: the crossing print does not have to come back', async () => {
+    await runner.stop();
+    // The database refuses the first two firing transactions (a pool with no connection free under load).
+    let refusals = 2;
+    const db = new Proxy(handle.db, {
+      get(target, prop) {
+        if (prop === 'transaction' && refusals > 0) {
+          return async () => {
+            refusals--;
+            throw new Error('timeout exceeded when trying to connect');
+          };
+        }
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const r = new JobRunner({ db: handle.db, handlers: [evaluator(50, undefined, db)], owner: 'T4', leaseMs: 10_000, tickMs: 50 });
+    const id = await setAlert('MAINNET', 'BTCUSDT', 64_000, 65_000);
+    r.start();
+    try {
+      const main = await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+      await wait(300); // heard live
+      // One touch, and the price never returns to the trigger.
+      main.trade('65000.0');
+      main.trade('64000.0');
+      const f = await fired(id);
+      expect([f.triggeredPrice, refusals]).toEqual([65_000, 0]);
+      expect(await handle.db.select().from(notifications).where(eq(notifications.refId, id))).toHaveLength(1);
+    } finally {
+      await r.stop();
     }
   });
 

@@ -91,6 +91,8 @@ class AlertWatch {
   private catchingUp = false;
   /** Prints heard while a gap's candles are still to be read (bounded: the candles cover what is dropped). */
   private held: { ticks: TradeTick[]; at: number }[] = [];
+  /** Prints were dropped from `held` (it was full): the candles since the catch-up's end are read again. */
+  private heldOverflow = false;
   private idleSince: number | null = null;
   private hold: TradeWatch | null = null;
   /**
@@ -215,6 +217,12 @@ class AlertWatch {
       } finally {
         this.catchingUp = false;
         this.judgeHeld();
+        // Prints dropped while the candles were read (more than the hold keeps) came after the candles' end
+        // (`seenUntil`): the next round reads the candles from there.
+        if (this.heldOverflow) {
+          this.heldOverflow = false;
+          this.catchUpNeeded = true;
+        }
       }
     } else if (this.live) {
       this.seenUntil = this.now();
@@ -239,17 +247,27 @@ class AlertWatch {
     return done;
   }
 
+  /**
+   * Fires a crossed alert once. A failed write (the database busy or away) is tried again at the same price and
+   * time, with a backoff, until it lands or the job stops: the price may never cross again, and the write is
+   * guarded (the alert's version, still active), so a retry after a write that did land fires nothing twice.
+   */
   private async fire(a: Watched, price: number, at: Date): Promise<void> {
     const version = versionOf(a);
     if (this.firing.has(version) || this.ctx.signal.aborted) return;
     this.firing.add(version);
-    try {
-      const fired = await fireAlert(this.opts.db, a, price, at, this.opts.events);
-      if (fired?.notification) await this.opts.onNotification?.(fired.notification);
-    } catch (err) {
-      this.firing.delete(version); // tried again on the next price
-      this.opts.log?.warn({ err, alert: a.id }, 'Could not fire an alert');
+    for (let attempt = 0; !this.ctx.signal.aborted; attempt++) {
+      try {
+        const fired = await fireAlert(this.opts.db, a, price, at, this.opts.events);
+        if (fired?.notification) await this.opts.onNotification?.(fired.notification).catch((err: unknown) => this.opts.log?.warn({ err, alert: a.id }, 'Could not send the e-mail of a fired alert'));
+        return;
+      } catch (err) {
+        this.opts.log?.warn({ err, alert: a.id, attempt }, 'Could not fire an alert; trying again');
+        await sleep(Math.min(FIRE_RETRY_MAX_MS, FIRE_RETRY_MS * 2 ** attempt), this.ctx.signal);
+      }
     }
+    // The job stopped (its lease lost, the server closing): whoever runs it next judges the alert afresh.
+    this.firing.delete(version);
   }
 
   /**
@@ -260,6 +278,7 @@ class AlertWatch {
   private onTrades(ticks: TradeTick[], at: number): void {
     if (this.catchUpNeeded || this.catchingUp) {
       if (this.held.length < MAX_HELD_BATCHES) this.held.push({ ticks, at });
+      else this.heldOverflow = true;
       return;
     }
     this.judge(ticks, at);
@@ -317,6 +336,9 @@ function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): 
 }
 
 
+/** A failed firing is written again after 250 ms, doubling up to 5 s. */
+const FIRE_RETRY_MS = 250;
+const FIRE_RETRY_MAX_MS = 5000;
 /** Trade batches held while a catch-up runs (a batch is one socket message); also the most kept as recent. */
 const MAX_HELD_BATCHES = 10_000;
 /** How long judged prints are kept for alerts read after them (well above the re-read period, 1 s). */

@@ -38,11 +38,13 @@ export function simBase(exchange: ExchangeId, network: Network): { base: string;
 
 /**
  * Makes connectors for stored keys: one clock per exchange and network (the skew is the host's, not
- * the key's) and one rate gate per key, kept across calls; credentials live only in the connector.
+ * the key's), one rate gate per key and one per exchange and network for budgets the exchange counts per IP,
+ * kept across calls; credentials live only in the connector.
  */
 export class TradingConnectors {
   private readonly clocks = new Map<string, ExchangeClock>();
   private readonly gates = new Map<string, RateGate>();
+  private readonly addressGates = new Map<string, RateGate>();
   private readonly prefs = new Map<string, Map<string, string>>();
 
   constructor(private readonly opts: TradingTransportOptions) {}
@@ -79,6 +81,8 @@ export class TradingConnectors {
     if (!clock) this.clocks.set(clockKey, (clock = new ExchangeClock(this.opts.now)));
     let gate = this.gates.get(key.id);
     if (!gate) this.gates.set(key.id, (gate = new RateGate(key.exchange, this.opts.now)));
+    let addressGate = this.addressGates.get(clockKey);
+    if (!addressGate) this.addressGates.set(clockKey, (addressGate = new RateGate(key.exchange, this.opts.now, 'address')));
     // Orders and positions name the exchange's symbol; fills in the one model name the product's.
     const bySymbol = new Map<string, TradingInstrument>();
     for (const i of instruments) {
@@ -87,7 +91,7 @@ export class TradingConnectors {
     }
     let prefs = this.prefs.get(key.id);
     if (!prefs) this.prefs.set(key.id, (prefs = new Map()));
-    return { transport: this.transport(key.exchange, key.network), creds, clock, gate, prefs, instrument: (s) => bySymbol.get(s) };
+    return { transport: this.transport(key.exchange, key.network), creds, clock, gate, addressGate, prefs, instrument: (s) => bySymbol.get(s) };
   }
 
   connector(exchange: ExchangeId, ctx: ConnectorContext): TradingConnector {

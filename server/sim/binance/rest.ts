@@ -6,6 +6,7 @@ import { topOfBook } from '../market/derivs';
 import { freshPrints } from '../market/prints';
 import { bookTickerRest, DEPTH_LIMITS, depthSnapshot, depthWeight, recentTrade, recentTrades } from './book';
 import { BINANCE_INTERVALS, binanceError, exchangeInfoSymbol, klineRow, premiumIndex, ticker24hr } from './format';
+import { binanceWeight } from './weights';
 
 const MAX_LIMIT = 1500;
 const DEFAULT_LIMIT = 500;
@@ -18,7 +19,7 @@ export function registerBinanceRest(app: FastifyInstance, { market }: SimContext
   let weightMinute = 0;
   let weight = 0;
   const useWeight = (w: number): number => {
-    const minute = Math.floor(Date.now() / 60_000);
+    const minute = Math.floor(market.now() / 60_000);
     if (minute !== weightMinute) {
       weightMinute = minute;
       weight = 0;
@@ -27,8 +28,9 @@ export function registerBinanceRest(app: FastifyInstance, { market }: SimContext
     return weight;
   };
 
-  app.addHook('onSend', async (_req, reply, payload) => {
-    if (!reply.hasHeader('x-mbx-used-weight-1m')) reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(1)));
+  // One counter for the simulator's "IP" (this process and network): every key's calls add to it, as on Binance.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (!reply.hasHeader('x-mbx-used-weight-1m')) reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(binanceWeight(req.method, req.url, queryOf(req)))));
     return payload;
   });
 

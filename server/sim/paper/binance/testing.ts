@@ -6,6 +6,7 @@ import { simTestKey } from '../../testing';
 export interface BinanceCall {
   status: number;
   body: unknown;
+  headers: Record<string, string | string[] | number | undefined>;
   json<T = Record<string, unknown>>(): T;
 }
 
@@ -21,9 +22,9 @@ export function binanceClient(app: FastifyInstance, apiKey: string, opts: { /** 
   // Minted by the simulator under test (random), the same for every client of this key there.
   const { secret } = simTestKey(app, apiKey, 'binance');
   const prefix = opts.prefix ?? '/sim/binance';
-  const wrap = (res: { statusCode: number; body: string }): BinanceCall => {
+  const wrap = (res: { statusCode: number; body: string; headers: BinanceCall['headers'] }): BinanceCall => {
     const body = res.body ? (JSON.parse(res.body) as unknown) : null;
-    return { status: res.statusCode, body, json: <T>() => body as T };
+    return { status: res.statusCode, body, headers: res.headers, json: <T>() => body as T };
   };
   return {
     apiKey,

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture, manualClock, shapeOf } from '../../testing';
 import { requestFixtures, simForFile } from '../testing';
-import { binanceClient } from './testing';
+import { binanceClient, type BinanceCall, type BinanceTestClient } from './testing';
 import { refusalError } from './params';
 
 /** The fixtures are signed at this time; with this seed BTCUSDT trades at 67080.9 then, so the fixture stops and take-profits are valid. */
@@ -165,6 +165,26 @@ describe('binance paper venue: errors in Binance’s codes', () => {
     expect((await ro.call('GET', '/fapi/v3/balance')).status).toBe(200);
     const res = await ro.call('POST', '/fapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', quantity: '0.010' });
     expect([res.status, err(res.body)]).toEqual([401, -2015]);
+  });
+
+  it("counts the documented request weight on one counter for every key (Binance's limit is the IP's)", async () => {
+    const a = client('weight');
+    const b = client('weight');
+    const used = (res: BinanceCall) => Number(res.headers['x-mbx-used-weight-1m']);
+    let before = used(await a.call('GET', '/fapi/v1/openOrders', { symbol: 'BTCUSDT' }));
+    const steps: Array<[BinanceTestClient, Parameters<BinanceTestClient['call']>, number]> = [
+      [b, ['POST', '/fapi/v1/order', { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.010', price: '50000' }], 0],
+      [a, ['GET', '/fapi/v1/openOrders', { symbol: 'BTCUSDT' }], 1],
+      [b, ['GET', '/fapi/v1/openOrders', {}], 40],
+      [a, ['GET', '/fapi/v2/positionRisk', {}], 5],
+      [b, ['GET', '/fapi/v3/account', {}], 5],
+      [a, ['DELETE', '/fapi/v1/allOpenOrders', { symbol: 'BTCUSDT' }], 1],
+    ];
+    for (const [c, args, weight] of steps) {
+      const res = await c.call(...args);
+      expect([args[0], args[1], res.status, used(res) - before]).toEqual([args[0], args[1], 200, weight]);
+      before = used(res);
+    }
   });
 });
 
