@@ -261,24 +261,47 @@ export async function fireAlert(
   at: Date,
   events?: EventBus | null,
 ): Promise<{ row: AlertRow; notification: NotificationRow | null } | null> {
+  return (await fireAlerts(db, [{ alert, price, at }], events))[0] ?? null;
+}
+
+/** One alert crossed: the version judged, at which price, when. */
+export interface AlertCrossing {
+  alert: { id: string; updatedAt: Date };
+  price: number;
+  at: Date;
+}
+
+/**
+ * `fireAlert` for several crossings at once (a burst of prints through many alerts, issue 26): one transaction
+ * for all of them — one connection, the users' notification locks taken once — instead of one each. Answers the
+ * alerts it fired (the others had moved, fired or been deleted already). Give it one user's crossings: the
+ * transaction holds each of its users' notification locks to its end.
+ */
+export async function fireAlerts(db: Db, crossings: readonly AlertCrossing[], events?: EventBus | null): Promise<Array<{ row: AlertRow; notification: NotificationRow | null }>> {
   const fired = await withEvents(db, events, async (tx, emit) => {
-    const [row] = await tx
-      .update(alerts)
-      .set({ status: 'triggered', triggeredAt: at, triggeredPrice: price })
-      .where(and(eq(alerts.id, alert.id), eq(alerts.status, 'active'), eq(alerts.updatedAt, alert.updatedAt), crosses(price)))
-      .returning();
-    if (!row) return null;
-    const notification = await addNotification(tx as unknown as Db, {
-      userId: row.userId,
-      kind: 'alert',
-      title: `Alert triggered: ${row.symbol}`,
-      body: triggeredAlertText(row),
-      refId: row.id,
-      data: { alert: toAlertDto(row) },
-      dedupeKey: `alert:${row.id}:${row.updatedAt.getTime()}`,
-    }, emit);
-    return { row, notification };
+    const out: Array<{ row: AlertRow; notification: NotificationRow | null }> = [];
+    for (const { alert, price, at } of crossings) {
+      const [row] = await tx
+        .update(alerts)
+        .set({ status: 'triggered', triggeredAt: at, triggeredPrice: price })
+        .where(and(eq(alerts.id, alert.id), eq(alerts.status, 'active'), eq(alerts.updatedAt, alert.updatedAt), crosses(price)))
+        .returning();
+      if (!row) continue;
+      const notification = await addNotification(tx as unknown as Db, {
+        userId: row.userId,
+        kind: 'alert',
+        title: `Alert triggered: ${row.symbol}`,
+        body: triggeredAlertText(row),
+        refId: row.id,
+        data: { alert: toAlertDto(row) },
+        dedupeKey: `alert:${row.id}:${row.updatedAt.getTime()}`,
+      }, emit);
+      out.push({ row, notification });
+    }
+    return out;
   });
-  if (fired) await pruneTriggered(db, fired.row.userId);
+  // Housekeeping after the commit: a prune that fails is done by the user's next firing, and must not make the
+  // caller take the fired alerts for unfired (their e-mails would be lost to the retry, which fires nothing).
+  for (const userId of new Set(fired.map((f) => f.row.userId))) await pruneTriggered(db, userId).catch(() => undefined);
   return fired;
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Network } from '../../../src/api/contracts/common';
@@ -203,6 +203,33 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
       const f = await fired(id);
       expect([f.triggeredPrice, refusals]).toEqual([65_000, 0]);
       expect(await handle.db.select().from(notifications).where(eq(notifications.refId, id))).toHaveLength(1);
+    } finally {
+      await r.stop();
+    }
+  });
+
+  it("a print through many of a user's alerts fires them in one transaction, each with its notification", async () => {
+    await runner.stop();
+    let transactions = 0;
+    const db = new Proxy(handle.db, {
+      get(target, prop) {
+        if (prop === 'transaction') transactions++;
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const r = new JobRunner({ db: handle.db, handlers: [evaluator(50, undefined, db)], owner: 'T5', leaseMs: 10_000, tickMs: 50 });
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await setAlert('MAINNET', 'BTCUSDT', 64_000, 64_500 + i * 100));
+    r.start();
+    try {
+      const main = await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+      await wait(300); // heard live
+      main.trade('65100.0');
+      for (const id of ids) expect((await fired(id)).triggeredPrice).toBe(65_100);
+      expect(transactions).toBe(1);
+      const notes = await handle.db.select().from(notifications).where(inArray(notifications.refId, ids));
+      expect(notes.map((n) => n.refId).sort()).toEqual([...ids].sort());
     } finally {
       await r.stop();
     }

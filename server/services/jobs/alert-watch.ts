@@ -4,7 +4,7 @@ import type { Instrument } from '../../../src/api/contracts/exchanges';
 import type { Db } from '../../db/client';
 import { alerts } from '../../db/schema-alerts';
 import type { NotificationRow } from '../../db/schema-jobs';
-import { ALERT_JOB_KIND, alertJobTarget, ensureAlertJob, fireAlert } from '../alerts';
+import { ALERT_JOB_KIND, alertJobTarget, ensureAlertJob, fireAlerts, type AlertCrossing } from '../alerts';
 import type { EventBus } from '../events/bus';
 import type { FetchLike, RestBase } from '../exchange-info';
 import { TRADE_STREAMS } from '../../exchanges/trade-streams';
@@ -21,7 +21,7 @@ import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './ru
  *
  * - Every print is checked against the network's active alerts of its pair (kept in memory, re-read
  *   every `refreshMs`, which also (un)subscribes pairs as alerts come and go); a crossing — a touch
- *   inside a second included — fires the alert through `fireAlert`: one guarded UPDATE plus the
+ *   inside a second included — fires the alert through `fireAlerts`: one guarded UPDATE plus the
  *   notification, so even two evaluators (a lease taken over while the old holder still ran) fire it once.
  * - **Gaps** (the job starting on a new instance after a crash or a restart, the stream dropping):
  *   the job saves `seenUntil` — the time up to which it heard the stream — and on start and on every
@@ -86,6 +86,15 @@ class AlertWatch {
   private bySymbol = new Map<string, Watched[]>();
   /** Alerts being fired now or already fired by this run (by id + version). */
   private readonly firing = new Set<string>();
+  /** Crossings waiting for their write (`drain`). */
+  private toFire: { a: Watched; crossing: AlertCrossing }[] = [];
+  private draining = false;
+  /**
+   * When each queued or in-flight crossing happened (by alert version): `seenUntil` stays before the earliest, so
+   * whoever runs the job after this run stops reads that print's candle again instead of losing it.
+   */
+  private readonly unwritten = new Map<string, number>();
+  private stopped = false;
   private live = false;
   private catchUpNeeded = true;
   private catchingUp = false;
@@ -140,6 +149,7 @@ class AlertWatch {
         if (await this.idleDone()) return;
       }
     } finally {
+      this.stopped = true;
       unwatch();
     }
   }
@@ -179,7 +189,7 @@ class AlertWatch {
           const prints = recent.parse(await res.json(), inst).sort((x, y) => x.time - y.time);
           for (const a of list) {
             const hit = prints.find((p) => p.time >= a.updatedAt.getTime() && crossed(a, p.price));
-            if (hit) await this.fire(a, hit.price, new Date(hit.time));
+            if (hit) this.fire(a, hit.price, new Date(hit.time));
           }
         } catch (err) {
           this.opts.log?.warn({ err, exchange: this.exchange, network: this.network, symbol }, 'Could not read the recent trades of a newly watched pair');
@@ -196,7 +206,7 @@ class AlertWatch {
       for (const t of ticks) {
         const list = fresh.get(t.symbol);
         if (!list) continue;
-        for (const a of list) if (a.updatedAt.getTime() <= at && crossed(a, t.price)) void this.fire(a, t.price, new Date(at));
+        for (const a of list) if (a.updatedAt.getTime() <= at && crossed(a, t.price)) this.fire(a, t.price, new Date(at));
       }
     }
   }
@@ -227,6 +237,7 @@ class AlertWatch {
     } else if (this.live) {
       this.seenUntil = this.now();
     }
+    for (const at of this.unwritten.values()) this.seenUntil = Math.min(this.seenUntil, at);
   }
 
   /** No active alert for `idleMs`: the job completes (true), guarded so that an alert activated since the last read keeps it. */
@@ -248,26 +259,58 @@ class AlertWatch {
   }
 
   /**
-   * Fires a crossed alert once. A failed write (the database busy or away) is tried again at the same price and
-   * time, with a backoff, until it lands or the job stops: the price may never cross again, and the write is
-   * guarded (the alert's version, still active), so a retry after a write that did land fires nothing twice.
+   * Fires a crossed alert once: queued, and written with the other crossings queued meanwhile — one transaction
+   * per user (`fireAlerts`), at most `FIRE_CONCURRENCY` at once, so a burst through thousands of alerts takes a
+   * few connections of the pool, not all of them. A failed write (the database busy or away) is tried again at
+   * the same price and time, with a backoff, until it lands or the job stops: the price may never cross again,
+   * and the write is guarded (the alert's version, still active), so a retry after a write that landed fires
+   * nothing twice.
    */
-  private async fire(a: Watched, price: number, at: Date): Promise<void> {
+  private fire(a: Watched, price: number, at: Date): void {
     const version = versionOf(a);
     if (this.firing.has(version) || this.ctx.signal.aborted) return;
     this.firing.add(version);
-    for (let attempt = 0; !this.ctx.signal.aborted; attempt++) {
-      try {
-        const fired = await fireAlert(this.opts.db, a, price, at, this.opts.events);
-        if (fired?.notification) await this.opts.onNotification?.(fired.notification).catch((err: unknown) => this.opts.log?.warn({ err, alert: a.id }, 'Could not send the e-mail of a fired alert'));
-        return;
-      } catch (err) {
-        this.opts.log?.warn({ err, alert: a.id, attempt }, 'Could not fire an alert; trying again');
-        await sleep(Math.min(FIRE_RETRY_MAX_MS, FIRE_RETRY_MS * 2 ** attempt), this.ctx.signal);
+    this.unwritten.set(version, at.getTime());
+    this.toFire.push({ a, crossing: { alert: a, price, at } });
+    if (!this.draining) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      for (let attempt = 0; this.toFire.length && !this.ctx.signal.aborted && !this.stopped; ) {
+        // The crossings queued by the same prints (the caller's loop) go together.
+        await Promise.resolve();
+        const byUser = new Map<string, { a: Watched; crossing: AlertCrossing }[]>();
+        for (const f of this.toFire.splice(0)) byUser.set(f.a.userId, [...(byUser.get(f.a.userId) ?? []), f]);
+        const failed: { a: Watched; crossing: AlertCrossing }[] = [];
+        const groups = [...byUser.values()];
+        const worker = async () => {
+          for (let g = groups.shift(); g; g = groups.shift()) {
+            const list = g;
+            try {
+              const fired = await fireAlerts(this.opts.db, list.map((f) => f.crossing), this.opts.events);
+              for (const f of list) this.unwritten.delete(versionOf(f.a));
+              for (const { notification } of fired) {
+                if (notification) await this.opts.onNotification?.(notification).catch((err: unknown) => this.opts.log?.warn({ err }, 'Could not send the e-mail of a fired alert'));
+              }
+            } catch (err) {
+              failed.push(...list);
+              this.opts.log?.warn({ err, alerts: list.length, attempt }, 'Could not fire alerts; trying again');
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, groups.length) }, worker));
+        if (failed.length) {
+          this.toFire.unshift(...failed);
+          await sleep(Math.min(FIRE_RETRY_MAX_MS, FIRE_RETRY_MS * 2 ** attempt++), this.ctx.signal);
+        } else attempt = 0;
       }
+    } finally {
+      this.draining = false;
+      // The job stopped (its lease lost, the server closing): whoever runs it next judges these alerts afresh.
+      if (this.ctx.signal.aborted || this.stopped) for (const f of this.toFire.splice(0)) this.firing.delete(versionOf(f.a));
     }
-    // The job stopped (its lease lost, the server closing): whoever runs it next judges the alert afresh.
-    this.firing.delete(version);
   }
 
   /**
@@ -299,7 +342,7 @@ class AlertWatch {
     for (const t of ticks) {
       const list = this.bySymbol.get(t.symbol);
       if (!list) continue;
-      for (const a of list) if (a.updatedAt.getTime() <= at && crossed(a, t.price)) void this.fire(a, t.price, new Date(at));
+      for (const a of list) if (a.updatedAt.getTime() <= at && crossed(a, t.price)) this.fire(a, t.price, new Date(at));
     }
   }
 
@@ -315,7 +358,7 @@ class AlertWatch {
       const { bars, barMs } = await barsSince(this.opts.rest, this.exchange, this.network, inst, Math.max(from, earliest), to);
       for (const a of list) {
         const hit = firstReach(a, bars, barMs, from);
-        if (hit) await this.fire(a, hit.price, hit.at);
+        if (hit) this.fire(a, hit.price, hit.at);
       }
     }
   }
@@ -336,6 +379,8 @@ function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): 
 }
 
 
+/** Firing transactions at once per evaluator (each one user's crossings). */
+const FIRE_CONCURRENCY = 4;
 /** A failed firing is written again after 250 ms, doubling up to 5 s. */
 const FIRE_RETRY_MS = 250;
 const FIRE_RETRY_MAX_MS = 5000;
