@@ -107,6 +107,11 @@ export interface WaitRule {
 export interface RateLimitRules {
   budget: readonly BudgetRule[];
   wait: WaitRule;
+  /**
+   * A weight the exchange counts per address (every key of this server): reads wait for room (`WeightPacer`),
+   * `readBudget` of each window of `windowMs`; `header` is the exchange's count; `weight` what a call costs.
+   */
+  pace?: { header: string; readBudget: number; windowMs: number; weight(call: SignedCall): number };
 }
 
 /** The answer's envelope as the exchange writes it: the payload, or its code and message. */
@@ -247,11 +252,20 @@ export class SignedClient {
 
   private async attempt(call: SignedCall, resent: boolean, batch: boolean): Promise<unknown> {
     const { ctx, protocol } = this;
+    const pace = protocol.rateLimits.pace;
     ctx.gate.check();
+    if (pace && ctx.addressPacer) {
+      // A read waits for room in the address's window (then the holds are checked again); an order never waits.
+      if (call.method === 'GET') {
+        await ctx.addressPacer.read(pace.weight(call));
+        ctx.gate.check();
+      } else ctx.addressPacer.write(pace.weight(call));
+    }
     ctx.addressGate?.check();
     await ctx.clock.sync(this.serverTime);
     const res = await ctx.transport(protocol.sign(call, ctx.creds, ctx.clock.now()));
     const headers = res.headers ?? {};
+    if (pace && headers[pace.header] !== undefined) ctx.addressPacer?.observe(Number(headers[pace.header]));
     readBudget(protocol.rateLimits.budget, headers, ctx);
     // A "slow down" status holds the gate even when its body is unreadable.
     if (protocol.errors.http?.[res.status]?.retry === 'wait') holdWait(protocol.rateLimits.wait, headers, ctx);

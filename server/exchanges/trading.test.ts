@@ -10,6 +10,7 @@ import { BinanceTrading } from './binance/trading';
 import { BitmexTrading } from './bitmex/trading';
 import { BybitTrading } from './bybit/trading';
 import { OkxTrading } from './okx/trading';
+import { WeightPacer } from './weight-pacer';
 import { ExchangeClock, RateGate, retryAfterMs, splitId, TradeRefusedError, type ConnectorContext, type TradingConnector, type TradingInstrument } from './trading';
 import type { ExchangeRequest, ExchangeResponse } from './transport';
 import { BTCUSDT_PERP } from '../test/instruments';
@@ -143,6 +144,19 @@ describe('binance connector', () => {
     const sentByB = b.sent.length;
     await expect(keyB.openOrders(BTCUSDT)).rejects.toMatchObject({ status: 429, retryAfterSeconds: 60, message: /does not ban this server's address/ });
     expect(b.sent).toHaveLength(sentByB);
+  });
+
+  it("reads of every key share the address's weight: past the read budget a read is refused here, an order still goes", async () => {
+    const pacer = new WeightPacer('binance', 1_800, 60_000, () => NOW);
+    const a = recording(() => ({ status: 200, text: '[]', headers: { 'x-mbx-used-weight-1m': '1790' } }));
+    const b = recording((req) => (req.method === 'POST' ? { status: 200, text: JSON.stringify(orderJson) } : { status: 200, text: '[]' }));
+    await new BinanceTrading({ ...a.ctx, addressPacer: pacer }).positions();
+    const keyB = new BinanceTrading({ ...b.ctx, addressPacer: pacer });
+    // 1,790 used (the exchange's header): every open order of the account weighs 40, one symbol's 1.
+    await expect(keyB.openOrders()).rejects.toMatchObject({ status: 429, message: /reads wait 60 s/ });
+    expect(b.sent).toHaveLength(0);
+    await keyB.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', qty: '0.010', price: '65000', reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term-0009' });
+    expect(b.sent.map((r) => r.method)).toEqual(['POST']);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { WeightPacer } from './weight-pacer';
 import type { ExchangeId, MarketCategory } from '../../src/api/contracts/common';
 import type { Instrument } from '../../src/api/contracts/exchanges';
 import { EXCHANGE_DISPLAY_NAMES } from '../../src/api/contracts/common';
@@ -178,6 +179,8 @@ export interface ConnectorContext {
    * weight per IP address, not per key: binance.md §7); budget rules marked `per: 'address'` hold it.
    */
   addressGate?: RateGate;
+  /** This server's request weight with the exchange and network, shared by its keys (`RateLimitRules.pace`). */
+  addressPacer?: WeightPacer;
   /** Per-key choices the exchange does not keep (OKX: the margin mode of a symbol's next orders). */
   prefs?: Map<string, string>;
   /** Looks an instrument up by the exchange's own symbol (orders and positions name it) or the product's. */

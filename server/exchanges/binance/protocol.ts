@@ -1,4 +1,4 @@
-import { asJson, type ExchangeProtocol, type RateLimitRules } from '../signed-request';
+import { asJson, type ExchangeProtocol, type RateLimitRules, type SignedCall } from '../signed-request';
 import { BINANCE_RECV_WINDOW, binanceSignedQuery } from './account';
 import { BINANCE_ERRORS } from './errors';
 
@@ -19,7 +19,38 @@ export const BINANCE_RATE_LIMITS: RateLimitRules = {
   ],
   // 429 and 418 carry Retry-After (seconds); without one, the 1-minute weight window.
   wait: { retryAfter: true, fallbackMs: 60_000 },
+  // Reads take at most 1,800 of the address's 2,400 a minute: the rest is left to cancels (orders weigh 0).
+  pace: { header: 'x-mbx-used-weight-1m', readBudget: 1_800, windowMs: 60_000, weight: binanceCallWeight },
 };
+
+/**
+ * The IP weight of the calls the connector makes (Binance's REST documentation, binance.md §5–§7): orders 0
+ * (they count on the account's order counters), a read without a symbol of every open order 40, positions and
+ * the account 5, the rest 1.
+ */
+export function binanceCallWeight(call: SignedCall): number {
+  const bySymbol = call.params?.some(([k]) => k === 'symbol') ?? false;
+  switch (`${call.method} ${call.path}`) {
+    case 'POST /fapi/v1/order':
+    case 'POST /fapi/v1/algoOrder':
+      return 0;
+    case 'POST /fapi/v1/batchOrders':
+      return 5;
+    case 'GET /fapi/v1/openOrders':
+    case 'GET /fapi/v1/openAlgoOrders':
+      return bySymbol ? 1 : 40;
+    case 'GET /fapi/v1/allOrders':
+    case 'GET /fapi/v1/allAlgoOrders':
+    case 'GET /fapi/v1/userTrades':
+    case 'GET /fapi/v2/positionRisk':
+    case 'GET /fapi/v3/positionRisk':
+    case 'GET /fapi/v3/account':
+    case 'GET /fapi/v3/balance':
+      return 5;
+    default:
+      return 1;
+  }
+}
 
 export const binanceProtocol: ExchangeProtocol = {
   exchange: 'binance',

@@ -6,6 +6,7 @@ import { EXCHANGES } from '../../exchanges/registry';
 import type { OpenSocket, PrivateStreamDriver } from '../../exchanges/private-stream';
 import { ExchangeClock, RateGate, type ConnectorContext, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
 import { ExchangeUnreachableError, httpTransport, type ExchangeCredentials, type ExchangeTransport, type FetchFn } from '../../exchanges/transport';
+import { WeightPacer } from '../../exchanges/weight-pacer';
 
 /** An in-process request to this server (app.inject) with a body, for the simulator's private endpoints. */
 export type SimInject = (req: { method: string; url: string; headers: Record<string, string>; body?: string }) => Promise<{
@@ -45,6 +46,7 @@ export class TradingConnectors {
   private readonly clocks = new Map<string, ExchangeClock>();
   private readonly gates = new Map<string, RateGate>();
   private readonly addressGates = new Map<string, RateGate>();
+  private readonly addressPacers = new Map<string, WeightPacer>();
   private readonly prefs = new Map<string, Map<string, string>>();
 
   constructor(private readonly opts: TradingTransportOptions) {}
@@ -83,6 +85,9 @@ export class TradingConnectors {
     if (!gate) this.gates.set(key.id, (gate = new RateGate(key.exchange, this.opts.now)));
     let addressGate = this.addressGates.get(clockKey);
     if (!addressGate) this.addressGates.set(clockKey, (addressGate = new RateGate(key.exchange, this.opts.now, 'address')));
+    const pace = EXCHANGES[key.exchange].protocol.rateLimits.pace;
+    let addressPacer = this.addressPacers.get(clockKey);
+    if (!addressPacer && pace) this.addressPacers.set(clockKey, (addressPacer = new WeightPacer(key.exchange, pace.readBudget, pace.windowMs, this.opts.now)));
     // Orders and positions name the exchange's symbol; fills in the one model name the product's.
     const bySymbol = new Map<string, TradingInstrument>();
     for (const i of instruments) {
@@ -91,7 +96,7 @@ export class TradingConnectors {
     }
     let prefs = this.prefs.get(key.id);
     if (!prefs) this.prefs.set(key.id, (prefs = new Map()));
-    return { transport: this.transport(key.exchange, key.network), creds, clock, gate, addressGate, prefs, instrument: (s) => bySymbol.get(s) };
+    return { transport: this.transport(key.exchange, key.network), creds, clock, gate, addressGate, addressPacer, prefs, instrument: (s) => bySymbol.get(s) };
   }
 
   connector(exchange: ExchangeId, ctx: ConnectorContext): TradingConnector {

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { WeightPacer } from './weight-pacer';
+
+describe('WeightPacer: the request weight of one address', () => {
+  it('lets reads through up to the budget, then refuses one that would wait past the limit; orders are only counted', async () => {
+    let now = 1_717_200_000_000; // on a minute boundary
+    const pacer = new WeightPacer('binance', 100, 60_000, () => now);
+    await pacer.read(40);
+    await pacer.read(40);
+    await expect(pacer.read(40)).rejects.toMatchObject({ status: 429, retryAfterSeconds: 60, message: /reads wait 60 s/ });
+    // Orders and cancels never wait, whatever is used.
+    pacer.write(50);
+    expect(pacer.usedNow).toBe(130);
+    // The next window starts empty.
+    now += 60_000;
+    await pacer.read(40);
+    expect(pacer.usedNow).toBe(40);
+  });
+
+  it("follows the exchange's count when it is higher (other processes on the address)", async () => {
+    const now = 1_717_200_030_000;
+    const pacer = new WeightPacer('binance', 100, 60_000, () => now);
+    await pacer.read(10);
+    pacer.observe(95);
+    pacer.observe(20); // a lower count is an older answer
+    expect(pacer.usedNow).toBe(95);
+    await expect(pacer.read(10)).rejects.toMatchObject({ status: 429 });
+  });
+
+  it('a read waits for the next window when it is near', async () => {
+    const pacer = new WeightPacer('binance', 10, 400, Date.now, 10_000);
+    await pacer.read(10);
+    const window = Math.floor(Date.now() / 400);
+    await pacer.read(5);
+    expect(Math.floor(Date.now() / 400)).toBeGreaterThan(window);
+    expect(pacer.usedNow).toBeLessThanOrEqual(10);
+  });
+});
