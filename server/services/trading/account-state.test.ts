@@ -215,4 +215,35 @@ describe('AccountState', () => {
     expect(s.calls.balance - before.balance).toBe(1);
     s.state.close();
   });
+
+  it('where reads are weighed per address, the slow reconcile reads the open orders of the symbols held, one each; a connect reads them all', async () => {
+    const reads: Array<string | null> = [];
+    const connector = {
+      openOrders: vi.fn(async (inst?: { symbol: string }) => {
+        reads.push(inst?.symbol ?? null);
+        return inst?.symbol === 'BTCUSDT' || !inst ? [order('A', 'NEW')] : [];
+      }),
+      positions: vi.fn(async (): Promise<Position[]> => []),
+      balance: vi.fn(async () => BALANCE),
+      fills: vi.fn(async () => ({ data: [], next: null })),
+    } as unknown as TradingConnector;
+    const state = new AccountState({
+      key: { id: 'k2', network: 'MAINNET' },
+      connector,
+      ctx: { instrument: (s: string) => ({ symbol: s }), addressPacer: {} } as unknown as ConnectorContext,
+      driver: async () => ({ close: () => undefined }),
+      open: async () => {
+        throw new Error('not used');
+      },
+      record: async () => 0,
+      log: { warn: () => undefined },
+      snapshotMs: 50,
+    });
+    state.start();
+    await vi.waitFor(() => expect(reads.length).toBeGreaterThanOrEqual(3), WAIT);
+    state.close();
+    // The connect's read of every open order (40 on Binance), then BTCUSDT's alone (1), where order A rests.
+    expect(reads.slice(0, 3)).toEqual([null, 'BTCUSDT', 'BTCUSDT']);
+    expect(state.openOrders().map((o) => o.id)).toEqual(['A']);
+  });
 });

@@ -63,6 +63,8 @@ const PARTS: readonly AccountPart[] = ['positions', 'balance'];
 
 const OPEN = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
 const RECENT_MAX = 500;
+/** The slow reconcile reads open orders symbol by symbol up to this many symbols (`readOpenOrders`). */
+const BY_SYMBOL_MAX = 10;
 const defaultBackoff = (n: number) => Math.min(30_000, 500 * 2 ** Math.min(n, 6));
 const isZeroSize = (size: string) => cmp(dec(size), dec('0')) === 0;
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -371,6 +373,21 @@ export class AccountState {
     return this.refreshing;
   }
 
+  /**
+   * Every open order — or, on the slow reconcile where the exchange weighs reads per address (Binance: every
+   * open order weighs 40, one symbol's 1), those of the symbols the state holds orders or positions in, one
+   * symbol at a time, when they are few: the stream told of the others, and a gap's reconnect reads them all.
+   */
+  private async readOpenOrders(full: boolean): Promise<Order[]> {
+    const c = this.deps.connector;
+    if (full || !this.deps.ctx.addressPacer) return c.openOrders();
+    const symbols = new Set([...[...this.orders.values()].map((o) => o.symbol), ...this.positions.map((p) => p.symbol)]);
+    const insts = [...symbols].map((s) => this.deps.ctx.instrument(s));
+    if (symbols.size > BY_SYMBOL_MAX || insts.some((i) => !i)) return c.openOrders();
+    const lists = await Promise.all(insts.map((i) => c.openOrders(i)));
+    return lists.flat();
+  }
+
   private readPositions(): Promise<Position[]> {
     this.restReads.positions += 1;
     return this.deps.connector.positions();
@@ -413,9 +430,8 @@ export class AccountState {
   private async readSnapshot(withFills: boolean): Promise<void> {
     const gen = this.generation;
     this.buffer = [];
-    const c = this.deps.connector;
     try {
-      const [orders, positions, balance] = await Promise.all([c.openOrders(), this.readPositions(), this.readBalance()]);
+      const [orders, positions, balance] = await Promise.all([this.readOpenOrders(withFills), this.readPositions(), this.readBalance()]);
       if (this.stopped || gen !== this.generation) return;
       this.orders.clear();
       for (const o of orders) {
