@@ -106,7 +106,7 @@ async function run(instances, db, hold) {
   const bracketsS = (Date.now() - tBrackets) / 1000;
 
   const admin = await adminToken(first.base, xsrf);
-  const requests = async (inst) => (inst.alive ? (await api(inst.base, 'GET', '/sim/_control/requests', { token: admin })).byKey : {});
+  const requests = async (inst) => (inst.alive ? await api(inst.base, 'GET', '/sim/_control/requests', { token: admin }) : { byKey: {}, weightByKey: {} });
   const reqStart = await Promise.all(instances.map(requests));
   const runStart = clusterStats(instances);
   const runStartAt = Date.now();
@@ -287,12 +287,16 @@ function print(r, totalMs) {
   }
   const stuck = bracketJobs.filter((j) => j.state === 'pending' && j.lease_owner?.startsWith(`${victim.pid}-`)).length;
   const failedJobs = bracketJobs.filter((j) => j.state === 'failed').length;
-  const perKeyMin = r.keys.map((k) => {
-    const id = `binance:${k.apiKey}`;
-    const n = r.reqEnd.reduce((s, end, i) => s + ((end[id] ?? 0) - (r.reqStart[i][id] ?? 0)), 0);
-    return n / r.runMin;
-  });
-  const perKeyS = sorted(perKeyMin);
+  const perKeyMin = (field) =>
+    r.keys.map((k) => {
+      const id = `binance:${k.apiKey}`;
+      const n = r.reqEnd.reduce((s, end, i) => s + ((end[field][id] ?? 0) - (r.reqStart[i][field][id] ?? 0)), 0);
+      return n / r.runMin;
+    });
+  const perKeyS = sorted(perKeyMin('byKey'));
+  const weightPerKeyS = sorted(perKeyMin('weightByKey'));
+  // Binance counts weight per IP: each instance (its own simulator here) is one address.
+  const perAddressMin = r.reqEnd.map((end, i) => Object.entries(end.weightByKey).reduce((s, [id, w]) => s + w - (r.reqStart[i].weightByKey[id] ?? 0), 0) / r.runMin);
   const { idle0, idle1, idle2, idle3, runStart, runEnd } = r.stats;
   const per1k = SOCKETS / 1000;
   const rssPer1k = (idle3.rssMb - idle1.rssMb) / per1k;
@@ -326,6 +330,8 @@ function print(r, totalMs) {
     ['closed brackets with orders left / open ones without a stop / with two stops', `${r.exchange.orphans} / ${r.exchange.unprotected} / ${r.exchange.doubleStops} (${r.exchange.open} still open)${r.exchange.first ? `; 8 s earlier ${r.exchange.first.orphans} / ${r.exchange.first.unprotected} / ${r.exchange.first.doubleStops}` : ''}`, '0 / 0 / 0', verdict(!r.exchange.orphans && !r.exchange.unprotected && !r.exchange.doubleStops)],
     ['bracket jobs stuck on the killed instance / failed', `${stuck} / ${failedJobs}`, '0 / 0', verdict(stuck === 0 && failedJobs === 0)],
     ['signed REST requests per key per minute p50 / max', `${quantile(perKeyS, 0.5).toFixed(1)} / ${Math.max(...perKeyS).toFixed(1)}`, '—', 'info'],
+    ['Binance request weight per key per minute p50 / max', `${quantile(weightPerKeyS, 0.5).toFixed(1)} / ${Math.max(...weightPerKeyS).toFixed(1)}`, '—', 'info'],
+    ['Binance request weight per address (instance) per minute, max', `${Math.max(...perAddressMin).toFixed(0)}`, '≤ 2400', Math.max(...perAddressMin) <= 2400 ? 'met' : 'NOT met'],
     ['signed requests by path (whole bench, survivors)', topPaths(r.paths), '—', 'info'],
     [`SIGKILL: jobs of :${victim.port} taken over (${takeover.taken ?? 0}/${takeover.jobs})`, `${ms(takeover.ms)} (first ${ms(takeover.first)})`, `≤ JOB_LEASE_MS + 5 s = ${BUDGET.takeoverMs} ms`, verdict(takeover.ms <= BUDGET.takeoverMs)],
     ['bench tape gaps (socket moved off the killed instance)', tape.gaps.map((g) => `${g.exchange} ${g.ms} ms`).join(', ') || 'none', '—', 'info'],

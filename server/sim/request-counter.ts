@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify';
+import { binanceWeight } from './binance/weights';
+import { queryOf } from './context';
 import type { SimExchange } from './market/catalogue';
 
 /** The header each exchange's signed requests name their API key in. */
@@ -12,6 +14,8 @@ const KEY_HEADER: Record<SimExchange, string> = { binance: 'x-mbx-apikey', bybit
  */
 export class SimRequestCounter {
   private readonly counts = new Map<string, number>();
+  /** Binance: the documented IP weight of the key's requests (binance/weights.ts); other exchanges count requests. */
+  private readonly weights = new Map<string, number>();
   private readonly paths = new Map<string, number>();
   readonly since = Date.now();
 
@@ -22,14 +26,16 @@ export class SimRequestCounter {
     if (!key) return;
     const id = `${exchange}:${key}`;
     this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+    const weight = exchange === 'binance' ? binanceWeight(req.method, req.url, queryOf(req)) : 1;
+    this.weights.set(id, (this.weights.get(id) ?? 0) + weight);
     const q = req.url.indexOf('?');
     // The exchange's path below the mount (`GET /fapi/v3/positionRisk`), whatever the prefix.
     const p = `${req.method} ${exchange} ${(q < 0 ? req.url : req.url.slice(0, q)).replace(/^.*?\/(binance|bybit|okx|bitmex)(?=\/)/, '')}`;
     this.paths.set(p, (this.paths.get(p) ?? 0) + 1);
   }
 
-  /** `{ since, byKey: { "<exchange>:<apiKey>": n }, byPath: { "GET binance /fapi/v3/positionRisk": n } }`. */
-  snapshot(): { since: number; byKey: Record<string, number>; byPath: Record<string, number> } {
-    return { since: this.since, byKey: Object.fromEntries(this.counts), byPath: Object.fromEntries(this.paths) };
+  /** `{ since, byKey: { "<exchange>:<apiKey>": n }, weightByKey: {…}, byPath: { "GET binance /fapi/v3/positionRisk": n } }`. */
+  snapshot(): { since: number; byKey: Record<string, number>; weightByKey: Record<string, number>; byPath: Record<string, number> } {
+    return { since: this.since, byKey: Object.fromEntries(this.counts), weightByKey: Object.fromEntries(this.weights), byPath: Object.fromEntries(this.paths) };
   }
 }

@@ -42,7 +42,7 @@ describe('bench pairs (SIM_EXTRA_PAIRS)', () => {
     expect((await binanceSymbols()).filter((s) => s.startsWith('SIMB'))).toEqual([]);
   });
 
-  it('counts signed requests by API key on /_control/requests', async () => {
+  it('counts signed requests and their weight by API key on /_control/requests', async () => {
     const key = simTestKey(sim.app, 'sim-bench-counter');
     await key.stored;
     const balance = () => {
@@ -52,8 +52,10 @@ describe('bench pairs (SIM_EXTRA_PAIRS)', () => {
     };
     const before = (await sim.app.inject({ url: '/sim/_control/requests' })).json<{ byKey: Record<string, number> }>().byKey[`binance:${key.apiKey}`] ?? 0;
     for (let i = 0; i < 3; i++) expect((await balance()).statusCode).toBe(200);
-    const snap = (await sim.app.inject({ url: '/sim/_control/requests' })).json<{ byKey: Record<string, number>; byPath: Record<string, number> }>();
+    const snap = (await sim.app.inject({ url: '/sim/_control/requests' })).json<{ byKey: Record<string, number>; weightByKey: Record<string, number>; byPath: Record<string, number> }>();
     expect(snap.byKey[`binance:${key.apiKey}`]).toBe(before + 3);
+    // Binance's documented weight of /fapi/v3/balance is 5.
+    expect(snap.weightByKey[`binance:${key.apiKey}`]).toBe((before + 3) * 5);
     expect(snap.byPath['GET binance /fapi/v3/balance']).toBeGreaterThanOrEqual(3);
   });
 });
