@@ -15,7 +15,7 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/http-error';
 import { isFeatureEnabled } from './feature-flags';
 import { ensureJob } from './jobs/runner';
 import { withEvents, type EventBus } from './events/bus';
-import { addNotification } from './notifications';
+import { insertNotifications } from './notifications';
 import type { NotificationRow } from '../db/schema-jobs';
 
 /** The server-side evaluator of one exchange+network's alerts (services/jobs/alert-watch.ts) is this job. */
@@ -279,26 +279,29 @@ export interface AlertCrossing {
  */
 export async function fireAlerts(db: Db, crossings: readonly AlertCrossing[], events?: EventBus | null): Promise<Array<{ row: AlertRow; notification: NotificationRow | null }>> {
   const fired = await withEvents(db, events, async (tx, emit) => {
-    const out: Array<{ row: AlertRow; notification: NotificationRow | null }> = [];
+    const rows: AlertRow[] = [];
     for (const { alert, price, at } of crossings) {
       const [row] = await tx
         .update(alerts)
         .set({ status: 'triggered', triggeredAt: at, triggeredPrice: price })
         .where(and(eq(alerts.id, alert.id), eq(alerts.status, 'active'), eq(alerts.updatedAt, alert.updatedAt), crosses(price)))
         .returning();
-      if (!row) continue;
-      const notification = await addNotification(tx as unknown as Db, {
+      if (row) rows.push(row);
+    }
+    const notes = await insertNotifications(
+      tx as unknown as Db,
+      rows.map((row) => ({
         userId: row.userId,
-        kind: 'alert',
+        kind: 'alert' as const,
         title: `Alert triggered: ${row.symbol}`,
         body: triggeredAlertText(row),
         refId: row.id,
         data: { alert: toAlertDto(row) },
         dedupeKey: `alert:${row.id}:${row.updatedAt.getTime()}`,
-      }, emit);
-      out.push({ row, notification });
-    }
-    return out;
+      })),
+      emit,
+    );
+    return rows.map((row, i) => ({ row, notification: notes[i] ?? null }));
   });
   // Housekeeping after the commit: a prune that fails is done by the user's next firing, and must not make the
   // caller take the fired alerts for unfired (their e-mails would be lost to the retry, which fires nothing).

@@ -60,22 +60,42 @@ export async function addNotification(db: Db, n: NewNotification, events?: Notif
 }
 
 async function insertNotification(db: Db, n: NewNotification, emit: Emit | null): Promise<NotificationRow | null> {
-  const [row] = await db
+  return (await insertNotifications(db, [n], emit))[0] ?? null;
+}
+
+/**
+ * `addNotification` for several in the caller's transaction (an evaluator's burst of fired alerts): one insert,
+ * each user's lock, prune and unread count once, then one `notification.created` each. Answers, in the order
+ * given, each row when it is new, else null.
+ */
+export async function insertNotifications(db: Db, list: readonly NewNotification[], emit: Emit | null): Promise<Array<NotificationRow | null>> {
+  if (!list.length) return [];
+  const rows = await db
     .insert(notifications)
-    .values({ userId: n.userId, kind: n.kind, title: n.title, body: n.body, refId: n.refId ?? null, data: n.data ?? null, dedupeKey: n.dedupeKey })
+    .values(list.map((n) => ({ userId: n.userId, kind: n.kind, title: n.title, body: n.body, refId: n.refId ?? null, data: n.data ?? null, dedupeKey: n.dedupeKey })))
     .onConflictDoNothing({ target: [notifications.userId, notifications.dedupeKey] })
     .returning();
-  if (!row) return null;
-  // In a transaction (one with events): the user's lock before the prune touches older rows, so a mark-read that
-  // holds it never waits on this transaction's deletes while this one waits for the lock (no deadlock).
-  if (emit) await lockUnread(db, n.userId);
-  await prune(db, n.userId);
-  if (emit) {
-    const item = toNotificationDto(row);
-    const fits = Buffer.byteLength(JSON.stringify(item)) <= NOTIFICATION_EVENT_MAX_BYTES;
-    await emit('notification.created', fits ? { userId: row.userId, notificationId: row.id, item, unread: await unreadCount(db, n.userId) } : { userId: row.userId, notificationId: row.id });
+  // Users in a fixed order: two transactions locking the same users never wait on each other in a circle.
+  const userIds = [...new Set(rows.map((r) => r.userId))].sort();
+  for (const userId of userIds) {
+    // In a transaction (one with events): the user's lock before the prune touches older rows, so a mark-read that
+    // holds it never waits on this transaction's deletes while this one waits for the lock (no deadlock).
+    if (emit) await lockUnread(db, userId);
+    await prune(db, userId);
   }
-  return row;
+  if (emit) {
+    for (const userId of userIds) {
+      const unread = await unreadCount(db, userId);
+      for (const row of rows) {
+        if (row.userId !== userId) continue;
+        const item = toNotificationDto(row);
+        const fits = Buffer.byteLength(JSON.stringify(item)) <= NOTIFICATION_EVENT_MAX_BYTES;
+        await emit('notification.created', fits ? { userId: row.userId, notificationId: row.id, item, unread } : { userId: row.userId, notificationId: row.id });
+      }
+    }
+  }
+  const byKey = new Map(rows.map((r) => [`${r.userId} ${r.dedupeKey}`, r]));
+  return list.map((n) => byKey.get(`${n.userId} ${n.dedupeKey}`) ?? null);
 }
 
 /**
