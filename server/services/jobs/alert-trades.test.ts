@@ -50,8 +50,8 @@ class FakeSocket extends EventEmitter {
     return [...on].sort();
   }
   /** One `aggTrade` print (binance.md §3), as the exchange frames it on a raw stream. */
-  trade(price: string): void {
-    this.emit('message', Buffer.from(JSON.stringify({ e: 'aggTrade', E: Date.now(), s: 'BTCUSDT', a: 1, p: price, q: '0.010', T: Date.now(), m: false })), false);
+  trade(price: string, symbol = 'BTCUSDT'): void {
+    this.emit('message', Buffer.from(JSON.stringify({ e: 'aggTrade', E: Date.now(), s: symbol, a: 1, p: price, q: '0.010', T: Date.now(), m: false })), false);
   }
 }
 
@@ -251,6 +251,11 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
       await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
       await wait(600); // the first read done: ETHUSDT is not listened to
       const eth = await setAlert('MAINNET', 'ETHUSDT', 3_000, 3_100);
+      const main = await until('ETHUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('ethusdt@aggTrade')));
+      // The REST read waits for the stream's first print of the pair: what printed before it is in the answer.
+      await wait(500);
+      expect(asked).toHaveLength(0);
+      main.trade('3050.00', 'ETHUSDT');
       const f = await fired(eth);
       expect(f.triggeredPrice).toBe(3_100);
       expect(asked).toHaveLength(1);

@@ -116,6 +116,8 @@ class AlertWatch {
   /** New alerts on pairs that were not listened to when they were read, by pair: their recent prints to ask for. */
   private readonly unheard = new Map<string, Watched[]>();
   private askingRecent = false;
+  /** When each pair last printed on the stream (this server's clock). */
+  private readonly heardAt = new Map<string, number>();
 
   constructor(
     private readonly opts: AlertWatchOptions,
@@ -183,6 +185,10 @@ class AlertWatch {
         this.unheard.delete(symbol);
         const inst = (await this.opts.instruments(this.exchange, this.network)).find((i) => i.symbol === symbol);
         if (!inst) continue;
+        // Read once the stream has printed the pair (or after a while): the answer then reaches past the
+        // subscription's first print, so no print falls between the two.
+        const asked = this.now();
+        for (let waited = 0; (this.heardAt.get(symbol) ?? 0) < asked && waited < HEARD_WAIT_MS && !this.ctx.signal.aborted; waited += 50) await sleep(50, this.ctx.signal);
         try {
           const res = await this.opts.rest.fetch(`${base}${recent.path(inst)}`, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(this.opts.rest.timeoutMs ?? 10_000) });
           if (res.status >= 400) throw new Error(`${this.exchange} recent trades: HTTP ${res.status}`);
@@ -340,6 +346,7 @@ class AlertWatch {
     while (drop < this.recent.length && (this.recent[drop]!.at < at - RECENT_MS || this.recent.length - drop > MAX_HELD_BATCHES)) drop++;
     if (drop) this.recent.splice(0, drop);
     for (const t of ticks) {
+      this.heardAt.set(t.symbol, at);
       const list = this.bySymbol.get(t.symbol);
       if (!list) continue;
       for (const a of list) if (a.updatedAt.getTime() <= at && crossed(a, t.price)) this.fire(a, t.price, new Date(at));
@@ -379,6 +386,8 @@ function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): 
 }
 
 
+/** How long a newly watched pair's recent trades wait for the stream's first print of it. */
+const HEARD_WAIT_MS = 3000;
 /** Firing transactions at once per evaluator (each one user's crossings). */
 const FIRE_CONCURRENCY = 4;
 /** A failed firing is written again after 250 ms, doubling up to 5 s. */
