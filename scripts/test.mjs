@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const CHROMIUM = '/usr/bin/chromium';
 const VITEST_JSON = 'test-results/vitest.json';
+/** Written by vitest.config.ts's onUnhandledError. */
+const UNHANDLED_LOG = 'test-results/unhandled-errors.log';
 
 const steps = [
   ['lint (import directions)', 'npx', ['eslint', '.', '--max-warnings=0']],
@@ -26,13 +28,16 @@ function failedUnitTests() {
     if (file.status === 'failed' && failed.length === 0) lines.push(`${name}: ${String(file.message ?? 'failed to run').split('\n')[0]}`);
     for (const t of failed) lines.push(`${name} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`);
   }
-  // Every test passed, yet vitest failed: errors thrown outside a test (its "Unhandled Errors" section above).
+  // Errors thrown outside a test (vitest's "Unhandled Errors" section above): each, where vitest saw it.
+  const unhandled = existsSync(UNHANDLED_LOG) ? readFileSync(UNHANDLED_LOG, 'utf8').split('\n').filter(Boolean) : [];
+  for (const u of unhandled.slice(0, 20)) lines.push(`outside a test: ${u.slice(0, 700)}`);
   if (!lines.length) lines.push('no test failed: errors outside the tests (vitest\'s "Unhandled Errors" above: an exception in a callback, a rejection nobody caught)');
   return lines;
 }
 
 mkdirSync('test-results', { recursive: true });
 rmSync(VITEST_JSON, { force: true });
+rmSync(UNHANDLED_LOG, { force: true });
 const only = process.argv.slice(2);
 const failed = [];
 /** Read right after the step (Playwright empties test-results/ when it starts). */
