@@ -171,7 +171,7 @@ class AlertWatch {
     // A pair nobody listened to: what it printed between the alert's setting and its subscription is asked
     // over REST (on the first read the candles' catch-up covers the gap instead).
     if (listened) for (const a of fresh) if (!listened.has(a.symbol)) this.unheard.set(a.symbol, [...(this.unheard.get(a.symbol) ?? []), a]);
-    if (this.unheard.size && !this.askingRecent) void this.askRecent();
+    if (this.unheard.size && !this.askingRecent) void this.askRecent().catch((err: unknown) => this.opts.log?.warn({ err, exchange: this.exchange }, 'Reading recent trades failed'));
   }
 
   /** The unheard pairs' latest prints over REST, one pair at a time, judged for their new alerts by the exchange's time. */
@@ -183,13 +183,13 @@ class AlertWatch {
       while (this.unheard.size && !this.ctx.signal.aborted) {
         const [symbol, list] = this.unheard.entries().next().value as [string, Watched[]];
         this.unheard.delete(symbol);
-        const inst = (await this.opts.instruments(this.exchange, this.network)).find((i) => i.symbol === symbol);
-        if (!inst) continue;
-        // Read once the stream has printed the pair (or after a while): the answer then reaches past the
-        // subscription's first print, so no print falls between the two.
-        const asked = this.now();
-        for (let waited = 0; (this.heardAt.get(symbol) ?? 0) < asked && waited < HEARD_WAIT_MS && !this.ctx.signal.aborted; waited += 50) await sleep(50, this.ctx.signal);
         try {
+          const inst = (await this.opts.instruments(this.exchange, this.network)).find((i) => i.symbol === symbol);
+          if (!inst) continue;
+          // Read once the stream has printed the pair (or after a while): the answer then reaches past the
+          // subscription's first print, so no print falls between the two.
+          const asked = this.now();
+          for (let waited = 0; (this.heardAt.get(symbol) ?? 0) < asked && waited < HEARD_WAIT_MS && !this.ctx.signal.aborted; waited += 50) await sleep(50, this.ctx.signal);
           const res = await this.opts.rest.fetch(`${base}${recent.path(inst)}`, { headers: { accept: 'application/json', ...headers }, signal: AbortSignal.timeout(this.opts.rest.timeoutMs ?? 10_000) });
           if (res.status >= 400) throw new Error(`${this.exchange} recent trades: HTTP ${res.status}`);
           const prints = recent.parse(await res.json(), inst).sort((x, y) => x.time - y.time);
