@@ -18,13 +18,21 @@ function clickToRow() {
   const before = rows();
   const button = document.querySelector('[data-testid=panel-order-entry] [data-testid=place-order]');
   if (!button) return Promise.reject(new Error('no place-order button'));
+  // The resource timing buffer holds 250 entries by default and then records nothing more.
+  performance.clearResourceTimings();
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const observer = new MutationObserver(() => {
       if (rows() > before) {
+        const t1 = performance.now();
         observer.disconnect();
         clearTimeout(timer);
-        resolve(performance.now() - t0);
+        // Where the time went: the requests the click made (resource timing), before, during and after them.
+        const requests = performance
+          .getEntriesByType('resource')
+          .filter((e) => e.startTime >= t0 && /\/v1\//.test(e.name))
+          .map((e) => ({ path: new URL(e.name).pathname.replace(/[0-9a-f-]{36}/g, ':id'), start: e.startTime - t0, end: e.responseEnd - t0 }));
+        resolve({ ms: t1 - t0, requests });
       }
     });
     const timer = setTimeout(() => {
@@ -59,6 +67,7 @@ async function measureClicks(page, orders) {
   const price = (Math.round((last * 0.5) / 0.1) * 0.1).toFixed(1);
   await page.getByRole('tab', { name: 'Orders' }).first().click();
   const times = [];
+  const phases = [];
   for (let i = -3; i < orders; i++) {
     // The form is filled by Playwright outside the timing (a trader's fields are filled before the click).
     await entry.getByLabel('Price').fill(price);
@@ -68,9 +77,21 @@ async function measureClicks(page, orders) {
       const b = document.querySelector('[data-testid=panel-order-entry] [data-testid=place-order]');
       return b && !b.disabled && !b.hasAttribute('data-loading');
     });
-    const ms = await page.evaluate(clickToRow);
-    if (i >= 0) times.push(ms);
+    const r = await page.evaluate(clickToRow);
+    if (i >= 0) times.push(r.ms);
+    if (i >= 0) phases.push(r);
   }
+  // The click's own order request: from the click to its start (the page's work before it), its round trip,
+  // and from its answer to the row (the page's work after it); the other requests the click made, by path.
+  const q = (l, p) => (l.length ? [...l].sort((a, b) => a - b)[Math.min(l.length - 1, Math.floor(p * l.length))] : NaN);
+  const post = phases.map((r) => r.requests.find((x) => /\/orders$/.test(x.path))).filter(Boolean);
+  const fmt = (l) => `p50 ${q(l, 0.5).toFixed(1)} / p95 ${q(l, 0.95).toFixed(1)} ms`;
+  console.log(`  click → order request start: ${fmt(post.map((x) => x.start))}`);
+  console.log(`  order request (start → answer): ${fmt(post.map((x) => x.end - x.start))}`);
+  console.log(`  answer → row: ${fmt(phases.map((r, k) => r.ms - (post[k]?.end ?? NaN)).filter(Number.isFinite))}`);
+  const others = new Map();
+  for (const r of phases) for (const x of r.requests) others.set(x.path, (others.get(x.path) ?? 0) + 1);
+  console.log(`  requests between click and row (of ${phases.length} clicks): ${[...others].map(([k, v]) => `${k} ×${v}`).join(', ')}`);
   await page.getByTestId('panel-orders').getByRole('button', { name: 'Cancel all BTCUSDT' }).click();
   await page.getByRole('button', { name: 'Yes' }).click();
   return times.sort((a, b) => a - b);
