@@ -2,7 +2,7 @@ import type { Network } from '../../../src/api/contracts/common';
 import { cmp, dec } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, Position, StreamState } from '../../../src/api/contracts/trading';
 import type { AccountPart, OpenSocket, PrivateEvent, PrivateStream, PrivateStreamDriver } from '../../exchanges/private-stream';
-import type { ConnectorContext, TradingConnector, TradingInstrument } from '../../exchanges/trading';
+import { TradeRefusedError, type ConnectorContext, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
 import { tagOrder } from './ids';
 
 /**
@@ -68,6 +68,9 @@ const BY_SYMBOL_MAX = 10;
 const defaultBackoff = (n: number) => Math.min(30_000, 500 * 2 ** Math.min(n, 6));
 const isZeroSize = (size: string) => cmp(dec(size), dec('0')) === 0;
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** A read this server held back (429: the key's or the address's budget) is tried again when the hold ends, not before. */
+const retryMs = (err: unknown, otherwise: number) =>
+  err instanceof TradeRefusedError && err.status === 429 && err.retryAfterSeconds !== undefined ? Math.max(otherwise, err.retryAfterSeconds * 1000) : otherwise;
 
 export class AccountState {
   private readonly listeners = new Set<AccountListener>();
@@ -365,7 +368,7 @@ export class AccountState {
       } catch (err) {
         for (const p of parts) this.dirty.add(p);
         this.deps.log.warn({ err: message(err), apiKeyId: this.apiKeyId }, 'account refresh failed');
-        this.after(2000, () => this.accountChanged([]));
+        this.after(retryMs(err, 2000), () => this.accountChanged([]));
       }
     })().finally(() => {
       this.refreshing = null;
@@ -451,7 +454,7 @@ export class AccountState {
       this.flush();
       this.deps.log.warn({ err: message(err), apiKeyId: this.apiKeyId }, 'account snapshot failed');
       if (!this.stopped) this.emit((l) => l.error?.(`Could not read the account: ${message(err)}`));
-      if (!this.stopped && gen === this.generation) this.after(5000, () => void this.snapshot(true));
+      if (!this.stopped && gen === this.generation) this.after(retryMs(err, 5000), () => void this.snapshot(true));
     }
   }
 
