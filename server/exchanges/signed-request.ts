@@ -257,7 +257,7 @@ export class SignedClient {
     if (pace && ctx.addressPacer) {
       // A read waits for room in the address's window (then the holds are checked again); an order never waits.
       if (call.method === 'GET') {
-        await ctx.addressPacer.read(pace.weight(call));
+        await ctx.addressPacer.read(pace.weight(call), ctx.background === true);
         ctx.gate.check();
       } else ctx.addressPacer.write(pace.weight(call));
     }

@@ -181,6 +181,8 @@ export interface ConnectorContext {
   addressGate?: RateGate;
   /** This server's request weight with the exchange and network, shared by its keys (`RateLimitRules.pace`). */
   addressPacer?: WeightPacer;
+  /** Reads made for no one waiting (the account state's refreshes): they leave the pacer's reserve to those who are. */
+  background?: boolean;
   /** Per-key choices the exchange does not keep (OKX: the margin mode of a symbol's next orders). */
   prefs?: Map<string, string>;
   /** Looks an instrument up by the exchange's own symbol (orders and positions name it) or the product's. */

@@ -35,4 +35,12 @@ describe('WeightPacer: the request weight of one address', () => {
     expect(Math.floor(Date.now() / 400)).toBeGreaterThan(window);
     expect(pacer.usedNow).toBeLessThanOrEqual(10);
   });
+
+  it("background reads leave a third of the budget to reads someone waits for", async () => {
+    const pacer = new WeightPacer('binance', 90, 60_000, () => 1_717_200_000_000);
+    await pacer.read(55, true);
+    await expect(pacer.read(10, true)).rejects.toMatchObject({ status: 429 });
+    await pacer.read(30);
+    expect(pacer.usedNow).toBe(85);
+  });
 });

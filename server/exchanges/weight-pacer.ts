@@ -20,6 +20,8 @@ export class WeightPacer {
     private readonly now: () => number = Date.now,
     /** A read that would wait longer is refused (429 with the wait) rather than hang its caller. */
     private readonly maxWaitMs = 10_000,
+    /** What background reads (no one waiting on them) may use of a window: the rest of `readBudget` is kept for a trader's. */
+    private readonly backgroundBudget = Math.floor(readBudget * (2 / 3)),
   ) {}
 
   /** The weight counted in the current window. */
@@ -32,10 +34,11 @@ export class WeightPacer {
    * A read of `weight`: waits until the window has room for it (a read larger than the budget goes alone in a
    * fresh window); when that is more than `maxWaitMs` away, refused at once (429, the wait in seconds).
    */
-  async read(weight: number): Promise<void> {
+  async read(weight: number, background = false): Promise<void> {
+    const budget = background ? this.backgroundBudget : this.readBudget;
     for (;;) {
       this.roll();
-      if (weight <= 0 || this.used + weight <= this.readBudget || (this.used === 0 && weight > this.readBudget)) {
+      if (weight <= 0 || this.used + weight <= budget || (this.used === 0 && weight > budget)) {
         this.used += weight;
         return;
       }

@@ -205,7 +205,8 @@ export class AccountStates {
   private async open(key: ApiKeyRow, creds: ExchangeCredentials): Promise<Slot> {
     const { connectors, db } = this.deps;
     const instruments = (await this.deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
-    const ctx = connectors.context(key, creds, instruments);
+    // The state's own reads (snapshots, refreshes) are background: a trader's reads keep a reserve of the address's weight.
+    const ctx = { ...connectors.context(key, creds, instruments), background: true };
     const connector = connectors.connector(key.exchange, ctx);
     const xbtUsd = xbtUsdOf(connector, new Map(instruments.map((i) => [i.symbol.toUpperCase(), i])));
     const state = new AccountState({
