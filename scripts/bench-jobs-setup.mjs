@@ -124,6 +124,8 @@ const roundTo = (x, step) => {
 export async function placeBrackets(instances, xsrf, keys, symbols, perKey, concurrency = 16) {
   const placed = [];
   let failed = 0;
+  /** Why brackets were refused: the answer's status and message (numbers as N), counted. */
+  const reasons = new Map();
   await pool(keys, concurrency, async (key) => {
     const base = instances.filter((i) => i.alive)[key.k % instances.filter((i) => i.alive).length].base;
     for (let b = 0; b < perKey; b++) {
@@ -150,8 +152,10 @@ export async function placeBrackets(instances, xsrf, keys, symbols, perKey, conc
       } catch (err) {
         failed += 1;
         if (failed <= 3) console.error(`bracket ${key.k}/${b} ${s.symbol}: ${err.message}`);
+        const why = String(err.message).replace(/^POST \S+: /, '').replace(/\d+(\.\d+)?/g, 'N').slice(0, 160);
+        reasons.set(why, (reasons.get(why) ?? 0) + 1);
       }
     }
   });
-  return { placed, failed };
+  return { placed, failed, reasons: [...reasons].sort((a, b) => b[1] - a[1]) };
 }

@@ -102,12 +102,13 @@ async function run(instances, db, hold) {
   log(`placing ${KEYS * PER_KEY} managed brackets over ${KEYS} keys`);
   const tBrackets = Date.now();
   const symbols = await binanceMarket(first.base);
-  const { placed, failed: bracketsFailed } = await placeBrackets(instances, xsrf, keys, symbols, PER_KEY);
+  const { placed, failed: bracketsFailed, reasons: bracketReasons } = await placeBrackets(instances, xsrf, keys, symbols, PER_KEY);
   const bracketsS = (Date.now() - tBrackets) / 1000;
 
   const admin = await adminToken(first.base, xsrf);
   const requests = async (inst) => (inst.alive ? await api(inst.base, 'GET', '/sim/_control/requests', { token: admin }) : { byKey: {}, weightByKey: {} });
   const reqStart = await Promise.all(instances.map(requests));
+  const reqStartAt = Date.now();
   const runStart = clusterStats(instances);
   const runStartAt = Date.now();
   log(`running ${RUN_S} s; SIGKILL at ${Math.round(RUN_S / 3)} s`);
@@ -119,6 +120,7 @@ async function run(instances, db, hold) {
   const victim = [...instances].sort((a, b) => score(b) - score(a))[0];
   const victimJobs = held.filter((j) => j.lease_owner.startsWith(`${victim.pid}-`));
   const reqVictim = await requests(victim);
+  const reqVictimAt = Date.now();
   const killAt = Date.now();
   victim.kill();
   log(`SIGKILLed the server on ${victim.port} (pid ${victim.pid}) holding ${victimJobs.length} jobs (${victimJobs.filter((j) => j.kind === 'alerts').length} alert jobs)`);
@@ -139,6 +141,8 @@ async function run(instances, db, hold) {
   const drainS = (Date.now() - drainStart) / 1000;
 
   const reqEnd = await Promise.all(instances.map((i) => (i === victim ? reqVictim : requests(i))));
+  // Minutes each instance's counts cover (the run and the drain after it; the killed one's until the kill).
+  const reqMin = instances.map((i) => ((i === victim ? reqVictimAt : Date.now()) - reqStartAt) / 60_000);
   const paths = await Promise.all(instances.filter((i) => i.alive).map(async (i) => (await api(i.base, 'GET', '/sim/_control/requests', { token: admin })).byPath));
   const live = instances.find((i) => i.alive);
   await refreshUsers(live.base, xsrf, users);
@@ -155,8 +159,8 @@ async function run(instances, db, hold) {
   }
 
   return {
-    alerts, alertsFailed, alertsS, alertRows, notes, placed, bracketsFailed, bracketsS, jobs, activity, exchange, keys,
-    reqStart, reqEnd, paths, runMin, runStartAt, drainS, takeover, victim, victimJobs, killAt, tape, sockets, instances,
+    alerts, alertsFailed, alertsS, alertRows, notes, placed, bracketsFailed, bracketReasons, bracketsS, jobs, activity, exchange, keys,
+    reqStart, reqEnd, reqMin, paths, runMin, runStartAt, drainS, takeover, victim, victimJobs, killAt, tape, sockets, instances,
     stats: { idle0, idle1, idle2, idle3, runStart, runEnd },
   };
 }
@@ -306,13 +310,14 @@ function print(r, totalMs) {
   const perKeyMin = (field) =>
     r.keys.map((k) => {
       const id = `binance:${k.apiKey}`;
+      // Over the longest span any instance counted (a key's brackets are spread over the instances).
       const n = r.reqEnd.reduce((s, end, i) => s + ((end[field][id] ?? 0) - (r.reqStart[i][field][id] ?? 0)), 0);
-      return n / r.runMin;
+      return n / Math.max(...r.reqMin);
     });
   const perKeyS = sorted(perKeyMin('byKey'));
   const weightPerKeyS = sorted(perKeyMin('weightByKey'));
   // Binance counts weight per IP: each instance (its own simulator here) is one address.
-  const perAddressMin = r.reqEnd.map((end, i) => Object.entries(end.weightByKey).reduce((s, [id, w]) => s + w - (r.reqStart[i].weightByKey[id] ?? 0), 0) / r.runMin);
+  const perAddressMin = r.reqEnd.map((end, i) => Object.entries(end.weightByKey).reduce((s, [id, w]) => s + w - (r.reqStart[i].weightByKey[id] ?? 0), 0) / r.reqMin[i]);
   const { idle0, idle1, idle2, idle3, runStart, runEnd } = r.stats;
   const per1k = SOCKETS / 1000;
   const rssPer1k = (idle3.rssMb - idle1.rssMb) / per1k;
@@ -341,6 +346,7 @@ function print(r, totalMs) {
     ['server CPU per 1,000 idle sockets', `${cpuPer1k.toFixed(2)} % of a core`, '—', 'info'],
     ['server CPU during the run (the surviving instances, each)', survivorsCpu(r.instances, runStart, runEnd), '—', 'info'],
     ['managed brackets placed / keys', `${r.placed.length} (${r.bracketsFailed} refused) over ${KEYS} keys in ${r.bracketsS.toFixed(0)} s`, `${KEYS * PER_KEY} over ${KEYS}`, verdict(r.placed.length >= BRACKETS && r.bracketsFailed === 0)],
+    ...(r.bracketReasons.length ? [['… why refused (top 3)', r.bracketReasons.slice(0, 3).map(([why, n]) => `${n}× ${why.replace(/\|/g, '/')}`).join('; '), '—', 'info']] : []),
     ['guard actions (job_activity)', actions || 'none', '—', 'info'],
     ['guard actions logged twice', `${actionDupes}`, '0', verdict(actionDupes === 0)],
     ['closed brackets with orders left / open ones without a stop / with two stops', `${r.exchange.orphans} / ${r.exchange.unprotected} / ${r.exchange.doubleStops} (${r.exchange.open} still open)${r.exchange.first ? `; 8 s earlier ${r.exchange.first.orphans} / ${r.exchange.first.unprotected} / ${r.exchange.first.doubleStops}` : ''}`, '0 / 0 / 0', verdict(!r.exchange.orphans && !r.exchange.unprotected && !r.exchange.doubleStops)],

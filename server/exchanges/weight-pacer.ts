@@ -32,7 +32,8 @@ export class WeightPacer {
 
   /**
    * A read of `weight`: waits until the window has room for it (a read larger than the budget goes alone in a
-   * fresh window); when that is more than `maxWaitMs` away, refused at once (429, the wait in seconds).
+   * fresh window); when that is more than `maxWaitMs` away, refused at once (429, the wait in seconds) — unless
+   * it is a background read, which waits.
    */
   async read(weight: number, background = false): Promise<void> {
     const budget = background ? this.backgroundBudget : this.readBudget;
@@ -43,7 +44,9 @@ export class WeightPacer {
         return;
       }
       const wait = this.windowStart + this.windowMs - this.now();
-      if (wait > this.maxWaitMs) {
+      // A background read waits for its window however far (no one waits on it; refused, a snapshot would throw
+      // away the parts already read and spend the window again); a trader's is refused rather than hang.
+      if (wait > this.maxWaitMs && !background) {
         const seconds = Math.max(1, Math.ceil(wait / 1000));
         throw new TradeRefusedError(this.exchange, '', `request weight of this server's address nearly used up: reads wait ${seconds} s so the exchange does not ban it`, undefined, 429, seconds);
       }
