@@ -42,6 +42,9 @@ Object.assign(process.env, {
   HOST: process.env.HOST ?? '127.0.0.1',
   PORT: process.env.PORT ?? '8090',
   AUTH_RATE_LIMIT_MAX: process.env.AUTH_RATE_LIMIT_MAX ?? '1000',
+  // Every e2e user reads through this one server (one address): Binance's per-address weight would throttle
+  // the suite, not a trader. bench:jobs runs with it on.
+  ADDRESS_BUDGETS: process.env.ADDRESS_BUDGETS ?? 'false',
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.PORT ?? '8090'}`,
 });

@@ -26,9 +26,15 @@ describe('loadConfig', () => {
       BODY_LIMIT: 1024 * 1024,
       TRUST_PROXY: false,
       SIM_EXTRA_PAIRS: 0,
+      ADDRESS_BUDGETS: true,
     });
     expect(c.DATABASE_URL).toBeUndefined();
     expect(c.JWT_SECRET).toBeUndefined();
+  });
+
+  it('reads ADDRESS_BUDGETS as true or false, and names anything else', () => {
+    expect(loadConfig({ ADDRESS_BUDGETS: 'false' }).ADDRESS_BUDGETS).toBe(false);
+    expect(problemsOf({ ADDRESS_BUDGETS: 'maybe' })).toEqual(['ADDRESS_BUDGETS: must be true or false (got "maybe")']);
   });
 
   it('bounds SIM_EXTRA_PAIRS (the bench universe) to 0–100 per exchange', () => {

@@ -35,6 +35,13 @@ export const configSchema = z.object({
    * (`SIMB001USDT` …, sim/market/catalogue.ts `setBenchPairs`) beside the catalogue's. 0: none.
    */
   SIM_EXTRA_PAIRS: intInRange(0, 100, 0),
+  /**
+   * Budgets the exchanges count per IP address (Binance's request weight, 2,400 a minute): this server paces the
+   * reads of all its keys to 1,800 a minute (`WeightPacer`), and with MARKET_DATA=sim the simulator counts
+   * Binance's documented weights. `false` in the test harness and the e2e server only: one test process makes
+   * more reads a minute for its many users than any trader's server would, and is not the place to wait them out.
+   */
+  ADDRESS_BUDGETS: z.preprocess(emptyToUndefined, z.enum(['true', 'false'], { error: 'must be true or false' }).default('true')).transform((v) => v === 'true'),
   SENTRY_DSN: optionalUrl(/^https?$/, 'https://key@host/project'),
   SMTP_URL: optionalUrl(/^smtps?$/, 'smtp://user:password@host:587'),
   MAIL_FROM: optionalString,
@@ -180,5 +187,5 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 /** A full config for tests and tools: the defaults plus `overrides`. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Jobs stay off in tests unless a test turns them on (they open market streams).
-  return { ...loadConfig({}), JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long', SERVER_SECRET: 'test-server-secret-at-least-32-characters-long', JOBS_ENABLED: false, ...overrides };
+  return { ...loadConfig({}), JWT_SECRET: 'test-secret-that-is-at-least-32-characters-long', SERVER_SECRET: 'test-server-secret-at-least-32-characters-long', JOBS_ENABLED: false, ADDRESS_BUDGETS: false, ...overrides };
 }

@@ -66,7 +66,7 @@ export const simulatorPlugin = fp<SimulatorOptions>(
   async (app, opts) => {
     const sim = app.config.MARKET_DATA === 'sim' ? new SimMarket({ seed: opts.sim?.seed, now: opts.sim?.now }) : null;
     if (sim) setBenchPairs(app.config.SIM_EXTRA_PAIRS);
-    if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin'), db: app.db, sealingKey: app.config.SERVER_SECRET });
+    if (sim) await app.register(simPlugin, { prefix: '/sim', market: sim, controlGuard: app.requireRole('admin'), db: app.db, sealingKey: app.config.SERVER_SECRET, flatWeights: !app.config.ADDRESS_BUDGETS });
     app.decorate('marketSource', {
       sim: sim !== null,
       rest: sim ? simRest(app) : { fetch: globalFetch, base: liveRestBase },

@@ -91,8 +91,8 @@ export const tradingPlugin = fp<TradingOptions>(
     };
     const connectors = new TradingConnectors(
       app.marketSource.sim
-        ? { mode: 'sim', simInject, simInjectWs: (url, headers) => app.injectWS(url, { headers }), timeoutMs: opts.timeoutMs }
-        : { mode: 'live', fetch: opts.fetch, timeoutMs: opts.timeoutMs },
+        ? { mode: 'sim', simInject, simInjectWs: (url, headers) => app.injectWS(url, { headers }), timeoutMs: opts.timeoutMs, addressBudgets: app.config.ADDRESS_BUDGETS }
+        : { mode: 'live', fetch: opts.fetch, timeoutMs: opts.timeoutMs, addressBudgets: app.config.ADDRESS_BUDGETS },
     );
     const { ACCOUNT_SNAPSHOT_MS } = app.config;
     const accounts = new AccountStates({ db: app.db, connectors, exchangeInfo: app.exchangeInfo, log: app.log, backoffMs: opts.backoffMs, snapshotMs: ACCOUNT_SNAPSHOT_MS, ...opts.accounts });

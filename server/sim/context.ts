@@ -6,6 +6,8 @@ import type { SimMarket } from './market/market';
 export interface SimContext {
   market: SimMarket;
   hub: SimHub;
+  /** Binance's used-weight header counts every request as 1 (the product's test harness: `ADDRESS_BUDGETS=false`). */
+  flatWeights?: boolean;
 }
 
 /** Fastify's parsed query as plain strings (a repeated key keeps its first value, as most servers do). */

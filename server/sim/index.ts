@@ -27,6 +27,8 @@ import { PRIVATE_REGISTRARS, SimKeyring } from './private';
 import { registerCredentialsControl, rememberKeyring } from './private/control';
 
 export interface SimPluginOptions {
+  /** Binance's used-weight header counts every request as 1 instead of its documented weight (the test harness). */
+  flatWeights?: boolean;
   /** Same seed → same market. Default 'crypto-terminal'. */
   seed?: string | number;
   /** The market clock in ms (inject a fake one in tests). Default Date.now. */
@@ -80,7 +82,7 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
     pushIntervalMs: opts.pushIntervalMs ?? 250,
     pingFrameIntervalMs: (ex) => (ex === 'binance' ? (opts.binancePingIntervalMs ?? 180_000) : 0),
   });
-  const ctx: SimContext = { market, hub };
+  const ctx: SimContext = { market, hub, flatWeights: opts.flatWeights };
   app.addHook('onClose', async () => hub.close());
   // The simulator speaks the exchanges' formats, not this API's: keep it out of the OpenAPI document.
   app.addHook('onRoute', (route) => {

@@ -25,6 +25,8 @@ export interface TradingTransportOptions {
   timeoutMs?: number;
   /** Tests: the local clock the skew is measured from. */
   now?: () => number;
+  /** `ADDRESS_BUDGETS`: pace the reads of a budget the exchange counts per address (default true). */
+  addressBudgets?: boolean;
 }
 
 /**
@@ -85,7 +87,7 @@ export class TradingConnectors {
     if (!gate) this.gates.set(key.id, (gate = new RateGate(key.exchange, this.opts.now)));
     let addressGate = this.addressGates.get(clockKey);
     if (!addressGate) this.addressGates.set(clockKey, (addressGate = new RateGate(key.exchange, this.opts.now, 'address')));
-    const pace = EXCHANGES[key.exchange].protocol.rateLimits.pace;
+    const pace = this.opts.addressBudgets === false ? undefined : EXCHANGES[key.exchange].protocol.rateLimits.pace;
     let addressPacer = this.addressPacers.get(clockKey);
     if (!addressPacer && pace) this.addressPacers.set(clockKey, (addressPacer = new WeightPacer(key.exchange, pace.readBudget, pace.windowMs, this.opts.now)));
     // Orders and positions name the exchange's symbol; fills in the one model name the product's.

@@ -15,7 +15,7 @@ const DEFAULT_LIMIT = 500;
 const klineWeight = (limit: number) => (limit < 100 ? 1 : limit < 500 ? 2 : limit <= 1000 ? 5 : 10);
 
 /** Binance USDⓈ-M public REST at `/sim/binance/fapi/v1/...` (binance.md §1, §3, §4). */
-export function registerBinanceRest(app: FastifyInstance, { market }: SimContext): void {
+export function registerBinanceRest(app: FastifyInstance, { market, flatWeights }: SimContext): void {
   let weightMinute = 0;
   let weight = 0;
   const useWeight = (w: number): number => {
@@ -30,7 +30,7 @@ export function registerBinanceRest(app: FastifyInstance, { market }: SimContext
 
   // One counter for the simulator's "IP" (this process and network): every key's calls add to it, as on Binance.
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!reply.hasHeader('x-mbx-used-weight-1m')) reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(binanceWeight(req.method, req.url, queryOf(req)))));
+    if (!reply.hasHeader('x-mbx-used-weight-1m')) reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(flatWeights ? 1 : binanceWeight(req.method, req.url, queryOf(req)))));
     return payload;
   });
 
