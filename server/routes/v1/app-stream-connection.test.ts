@@ -63,7 +63,7 @@ describe('an app stream connection', () => {
     });
     socket.receive({ op: 'auth', accessToken: user.accessToken });
     await until('the resume', () => socket.sent.some((m) => m.type === 'notifications' && m.resume));
-    return { socket, c, ended, joined };
+    return { socket, c, ended, joined, user };
   };
 
   it('drops a tab that stops reading once its queue is full, instead of buffering more', async () => {
@@ -116,5 +116,28 @@ describe('an app stream connection', () => {
     await until('the signed-out socket closed', () => socket.closeCode !== null);
     expect(socket.closeCode).toBe(4401);
     expect(ended).toEqual([c]);
+  });
+
+  it("a token sent again while the database cannot answer keeps the tab signed in; a new socket is told to come back (1013), not signed out", async () => {
+    let failing = false;
+    const db = new Proxy(t.app.db, {
+      get: (target, prop, receiver) => {
+        if (failing && prop === 'select') return () => { throw new Error('timeout exceeded when trying to connect'); };
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const app = Object.create(t.app, { db: { value: db }, sessionCache: { value: undefined } }) as typeof t.app;
+    const { socket, ended, user } = await open(60_000, 60_000, app);
+    failing = true;
+    // The tab's token, sent again before it expires (every 10 min).
+    socket.receive({ op: 'auth', accessToken: user.accessToken });
+    await new Promise((r) => setTimeout(r, 200));
+    expect([socket.closeCode, ended.length]).toEqual([null, 0]);
+    // A socket opening now cannot have its token checked: "try again later", which the tab answers with its back-off.
+    const fresh = new FakeSocket();
+    new AppStreamConnection(fresh as unknown as WebSocket, { app, secret: t.config.JWT_SECRET ?? '', sessionCheckMs: 60_000, keepaliveMs: 60_000, joined: () => undefined, ended: () => undefined });
+    fresh.receive({ op: 'auth', accessToken: user.accessToken });
+    await until('the new socket closed', () => fresh.closeCode !== null);
+    expect(fresh.closeCode).toBe(1013);
   });
 });

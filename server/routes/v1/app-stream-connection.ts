@@ -13,6 +13,8 @@ export const APP_STREAM_MAX_MESSAGE_BYTES = 8 * 1024;
 /** RFC 6455 §7.4.1: "a message that is too big for it to process". */
 const MESSAGE_TOO_BIG = 1009;
 const SIGNED_OUT = 'Signed out: the session ended';
+/** RFC 6455 §7.4.1 "Try Again Later": the server could not serve the socket now. */
+const TRY_AGAIN_LATER = 1013;
 /** Notification ids a connection remembers having sent (a resume and a late push may carry the same one). */
 const SENT_IDS_KEPT = 500;
 
@@ -163,7 +165,7 @@ export class AppStreamConnection {
       return;
     }
     const first = this.authed === null;
-    this.authPending = authenticateAccessToken(this.deps.app.db, this.deps.secret, message.accessToken)
+    this.authPending = authenticateAccessToken(this.deps.app.db, this.deps.secret, message.accessToken, this.deps.app.sessionCache)
       .then(
         async (u) => {
           if (this.closed) return;
@@ -177,7 +179,16 @@ export class AppStreamConnection {
             await this.resume(u.id, message);
           }
         },
-        (err: unknown) => this.refuse(401, err instanceof HttpError ? err.message : AUTH_REQUIRED),
+        (err: unknown) => {
+          if (err instanceof HttpError) return this.refuse(err.status === 401 ? 401 : err.status, err.message);
+          // The database slow or away is not a sign-out (a 4401 sends the tab to refresh its tokens): a signed-in
+          // socket keeps its session until the next check; a new one is told to come back (1013, the tab's back-off).
+          this.deps.app.log.warn({ err }, 'Could not check a stream socket’s token');
+          if (first && !this.closed) {
+            this.cleanup();
+            this.socket.close(TRY_AGAIN_LATER, 'Could not check the session: try again');
+          }
+        },
       )
       .finally(() => (this.authPending = null));
   }
