@@ -66,6 +66,19 @@ describe('an app stream connection', () => {
     return { socket, c, ended, joined, user };
   };
 
+  /** The app as the connection sees it, with a database that times out while failing (the pool exhausted) and no held checks. */
+  const failingDatabase = () => {
+    let failing = false;
+    const db = new Proxy(t.app.db, {
+      get: (target, prop, receiver) => {
+        if (failing && prop === 'select') return () => { throw new Error('timeout exceeded when trying to connect'); };
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const app = Object.create(t.app, { db: { value: db }, sessionCache: { value: undefined } }) as typeof t.app;
+    return { app, fail: (on: boolean) => (failing = on) };
+  };
+
   it('drops a tab that stops reading once its queue is full, instead of buffering more', async () => {
     const { socket, c, ended, joined } = await open();
     expect(joined).toEqual([c]);
@@ -92,18 +105,9 @@ describe('an app stream connection', () => {
   });
 
   it('stays open while the database cannot answer its session check, and closes 4401 once the session has ended', async () => {
-    // The app as the connection sees it, with a database that times out while `failing` (the pool exhausted)
-    // and no held checks (every check asks the database).
-    let failing = false;
-    const db = new Proxy(t.app.db, {
-      get: (target, prop, receiver) => {
-        if (failing && prop === 'select') return () => { throw new Error('timeout exceeded when trying to connect'); };
-        return Reflect.get(target, prop, receiver) as unknown;
-      },
-    });
-    const app = Object.create(t.app, { db: { value: db }, sessionCache: { value: undefined } }) as typeof t.app;
+    const { app, fail } = failingDatabase();
     const { socket, ended, c } = await open(60_000, 30, app);
-    failing = true;
+    fail(true);
     const checksBefore = socket.sent.length;
     await new Promise((r) => setTimeout(r, 300));
     expect(socket.closeCode).toBeNull();
@@ -111,7 +115,7 @@ describe('an app stream connection', () => {
     expect(ended).toEqual([]);
     expect(socket.sent.length).toBe(checksBefore);
     // The database back and the sign-in ended: the next check signs the tab out.
-    failing = false;
+    fail(false);
     await t.app.db.execute(sql`update refresh_tokens set revoked_at = now()`);
     await until('the signed-out socket closed', () => socket.closeCode !== null);
     expect(socket.closeCode).toBe(4401);
@@ -119,16 +123,9 @@ describe('an app stream connection', () => {
   });
 
   it("a token sent again while the database cannot answer keeps the tab signed in; a new socket is told to come back (1013), not signed out", async () => {
-    let failing = false;
-    const db = new Proxy(t.app.db, {
-      get: (target, prop, receiver) => {
-        if (failing && prop === 'select') return () => { throw new Error('timeout exceeded when trying to connect'); };
-        return Reflect.get(target, prop, receiver) as unknown;
-      },
-    });
-    const app = Object.create(t.app, { db: { value: db }, sessionCache: { value: undefined } }) as typeof t.app;
+    const { app, fail } = failingDatabase();
     const { socket, ended, user } = await open(60_000, 60_000, app);
-    failing = true;
+    fail(true);
     // The tab's token, sent again before it expires (every 10 min).
     socket.receive({ op: 'auth', accessToken: user.accessToken });
     await new Promise((r) => setTimeout(r, 200));
