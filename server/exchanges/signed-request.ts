@@ -255,11 +255,13 @@ export class SignedClient {
     const pace = protocol.rateLimits.pace;
     ctx.gate.check();
     if (pace && ctx.addressPacer) {
-      // A read waits for room in the address's window (then the holds are checked again); an order never waits.
-      if (call.method === 'GET') {
-        await ctx.addressPacer.read(pace.weight(call), ctx.background === true);
+      // A read waits for room in the address's window (then the holds are checked again); an order never waits, nor
+      // does a read of weight 1 (one order's look-up: a bracket's recovery of a leg whose answer was lost).
+      const weight = pace.weight(call);
+      if (call.method === 'GET' && weight > 1) {
+        await ctx.addressPacer.read(weight, ctx.background === true);
         ctx.gate.check();
-      } else ctx.addressPacer.write(pace.weight(call));
+      } else ctx.addressPacer.write(weight);
     }
     ctx.addressGate?.check();
     await ctx.clock.sync(this.serverTime);

@@ -148,13 +148,17 @@ describe('binance connector', () => {
 
   it("reads of every key share the address's weight: past the read budget a read is refused here, an order still goes", async () => {
     const pacer = new WeightPacer('binance', 1_800, 60_000, () => NOW);
-    const a = recording(() => ({ status: 200, text: '[]', headers: { 'x-mbx-used-weight-1m': '1790' } }));
+    const a = recording(() => ({ status: 200, text: '[]', headers: { 'x-mbx-used-weight-1m': '1800' } }));
     const b = recording((req) => (req.method === 'POST' ? { status: 200, text: JSON.stringify(orderJson) } : { status: 200, text: '[]' }));
     await new BinanceTrading({ ...a.ctx, addressPacer: pacer }).positions();
     const keyB = new BinanceTrading({ ...b.ctx, addressPacer: pacer });
-    // 1,790 used (the exchange's header): every open order of the account weighs 40, one symbol's 1.
+    // 1,800 used (the exchange's header): every open order of the account weighs 40 and waits; one order's 1 does not.
     await expect(keyB.openOrders()).rejects.toMatchObject({ status: 429, message: /reads wait 60 s/ });
     expect(b.sent).toHaveLength(0);
+    // One order's look-up (weight 1: a bracket recovering a leg) is counted, never held back.
+    await keyB.orderByClientId(BTCUSDT, 'term-0008', false).catch(() => undefined);
+    expect(b.sent.map((r) => r.method)).toEqual(['GET']);
+    b.sent.length = 0;
     await keyB.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', qty: '0.010', price: '65000', reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term-0009' });
     expect(b.sent.map((r) => r.method)).toEqual(['POST']);
   });
