@@ -149,7 +149,13 @@ export async function api(base, method, url, { headers = {}, body, token } = {})
   if (body !== undefined) h['content-type'] = 'application/json';
   const res = await fetch(`${base}${url}`, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  if (!res.ok) {
+    const err = new Error(`${method} ${url}: HTTP ${res.status} ${text.slice(0, 300)}`);
+    err.status = res.status;
+    // Seconds, as the server's 429 names them (a client waits that long before asking again).
+    err.retryAfter = Number(res.headers.get('retry-after'));
+    throw err;
+  }
   return text ? JSON.parse(text) : null;
 }
 

@@ -1,6 +1,6 @@
 // `npm run bench:jobs` (bench-jobs.mjs): what the bench puts on the cluster through the API — flags,
 // users, simulator keys with server custody, alerts near the price, managed brackets.
-import { ADMIN, api, pool } from './bench-jobs-cluster.mjs';
+import { ADMIN, api, pool, sleep } from './bench-jobs-cluster.mjs';
 
 export const KEY_PASSWORD = 'bench-jobs-key-password-1';
 const USER_PASSWORD = 'bench-jobs-user-password-1';
@@ -99,7 +99,19 @@ export async function binanceMarket(base) {
   return symbols;
 }
 
-const lastPrice = async (base, symbol) => Number((await api(base, 'GET', `/sim/binance/fapi/v1/ticker/24hr?symbol=${symbol}`)).lastPrice);
+// The bench's own price reads weigh on the simulator's address like the server's: one per symbol and instance
+// every 5 s at most, so the address's count stays the server's.
+const prices = new Map();
+const lastPrice = async (base, symbol) => {
+  const id = `${base} ${symbol}`;
+  const held = prices.get(id);
+  if (held && Date.now() - held.at < 5000) return held.price;
+  const price = Number((await api(base, 'GET', `/sim/binance/fapi/v1/ticker/24hr?symbol=${symbol}`)).lastPrice);
+  prices.set(id, { price, at: Date.now() });
+  return price;
+};
+/** Placements answered 429 are asked again after the answer's Retry-After, as a client does, this many times at most. */
+const RETRIES_429 = 20;
 
 /** New token pairs for every user (access tokens live 15 minutes; a full run is longer). */
 export async function refreshUsers(base, xsrf, users) {
@@ -124,6 +136,8 @@ const roundTo = (x, step) => {
 export async function placeBrackets(instances, xsrf, keys, symbols, perKey, concurrency = 16) {
   const placed = [];
   let failed = 0;
+  /** Answers 429 that were waited out and asked again (the address's weight budget, the exchange's holds). */
+  let deferred = 0;
   /** Why brackets were refused: the answer's status and message (numbers as N), counted. */
   const reasons = new Map();
   await pool(keys, concurrency, async (key) => {
@@ -147,7 +161,18 @@ export async function placeBrackets(instances, xsrf, keys, symbols, perKey, conc
         managed: { breakEven: true, trail: null },
       };
       try {
-        const r = await api(base, 'POST', `/v1/trade/${key.id}/brackets`, { headers: { ...xsrf, 'x-key-password': KEY_PASSWORD }, token: key.user.token, body });
+        // A 429 left nothing live (the product refuses before sending): the same bracket is asked again.
+        let r;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            r = await api(base, 'POST', `/v1/trade/${key.id}/brackets`, { headers: { ...xsrf, 'x-key-password': KEY_PASSWORD }, token: key.user.token, body });
+            break;
+          } catch (err) {
+            if (err.status !== 429 || attempt >= RETRIES_429) throw err;
+            deferred += 1;
+            await sleep(Math.max(1, Number.isFinite(err.retryAfter) ? err.retryAfter : 5) * 1000 + Math.random() * 1000);
+          }
+        }
         placed.push({ bracketId: r.bracketId, key, symbol: s.symbol, managed: r.managed });
       } catch (err) {
         failed += 1;
@@ -157,5 +182,5 @@ export async function placeBrackets(instances, xsrf, keys, symbols, perKey, conc
       }
     }
   });
-  return { placed, failed, reasons: [...reasons].sort((a, b) => b[1] - a[1]) };
+  return { placed, failed, deferred, reasons: [...reasons].sort((a, b) => b[1] - a[1]) };
 }

@@ -2,7 +2,8 @@
 // server-side jobs under load on 3 instances (issue 26 §4). Starts three real server/main.ts processes
 // (ports 8171–8173, MARKET_DATA=sim with SIM_EXTRA_PAIRS bench pairs) on one PostgreSQL database
 // (`bench_jobs`, dropped and created, dropped at the end) and Redis, then through the API: users, alerts
-// near the price on the bench pairs, app sockets (`/v1/stream`), simulator keys with managed brackets.
+// near the price on the bench pairs, app sockets (`/v1/stream`), simulator keys with managed brackets (an
+// answer 429 waited out for its Retry-After and asked again, as a client does).
 // While the simulator moves the prices it records the trade tape (when each alert's price was crossed)
 // and every push (when it rang); a third of the way into the run it SIGKILLs the instance holding the most
 // jobs and times the takeover from the `jobs` table. At the end: alerts fired once / missed, latencies,
@@ -102,7 +103,7 @@ async function run(instances, db, hold) {
   log(`placing ${KEYS * PER_KEY} managed brackets over ${KEYS} keys`);
   const tBrackets = Date.now();
   const symbols = await binanceMarket(first.base);
-  const { placed, failed: bracketsFailed, reasons: bracketReasons } = await placeBrackets(instances, xsrf, keys, symbols, PER_KEY);
+  const { placed, failed: bracketsFailed, deferred: bracketsDeferred, reasons: bracketReasons } = await placeBrackets(instances, xsrf, keys, symbols, PER_KEY);
   const bracketsS = (Date.now() - tBrackets) / 1000;
 
   const admin = await adminToken(first.base, xsrf);
@@ -159,7 +160,7 @@ async function run(instances, db, hold) {
   }
 
   return {
-    alerts, alertsFailed, alertsS, alertRows, notes, placed, bracketsFailed, bracketReasons, bracketsS, jobs, activity, exchange, keys,
+    alerts, alertsFailed, alertsS, alertRows, notes, placed, bracketsFailed, bracketsDeferred, bracketReasons, bracketsS, jobs, activity, exchange, keys,
     reqStart, reqEnd, reqMin, paths, runMin, runStartAt, drainS, takeover, victim, victimJobs, killAt, tape, sockets, instances,
     stats: { idle0, idle1, idle2, idle3, runStart, runEnd },
   };
@@ -229,6 +230,15 @@ function topPaths(paths) {
   const sum = new Map();
   for (const p of paths) for (const [k, v] of Object.entries(p ?? {})) sum.set(k, (sum.get(k) ?? 0) + v);
   return [...sum].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${v}`).join(', ');
+}
+
+/** The address's peak used weight per minute on each instance's simulator over its whole life, `a / b / c`. */
+function addressPeaks(ends) {
+  return ends.map((e) => Math.max(0, ...Object.values(e.binanceAddress?.MAINNET?.byMinute ?? {}))).join(' / ');
+}
+
+function addressPeakMax(ends) {
+  return Math.max(0, ...ends.flatMap((e) => Object.values(e.binanceAddress?.MAINNET?.byMinute ?? {})));
 }
 
 /** CPU of each instance alive at the end over the run, % of one core. */
@@ -345,7 +355,7 @@ function print(r, totalMs) {
     ['server RSS per 1,000 idle sockets (3 instances)', `${rssPer1k.toFixed(1)} MB (total ${idle3.rssMb.toFixed(0)} MB)`, '—', 'info'],
     ['server CPU per 1,000 idle sockets', `${cpuPer1k.toFixed(2)} % of a core`, '—', 'info'],
     ['server CPU during the run (the surviving instances, each)', survivorsCpu(r.instances, runStart, runEnd), '—', 'info'],
-    ['managed brackets placed / keys', `${r.placed.length} (${r.bracketsFailed} refused) over ${KEYS} keys in ${r.bracketsS.toFixed(0)} s`, `${KEYS * PER_KEY} over ${KEYS}`, verdict(r.placed.length >= BRACKETS && r.bracketsFailed === 0)],
+    ['managed brackets placed / keys', `${r.placed.length} (${r.bracketsFailed} refused) over ${KEYS} keys in ${r.bracketsS.toFixed(0)} s; ${r.bracketsDeferred} answers 429 waited out and asked again`, `${KEYS * PER_KEY} over ${KEYS}`, verdict(r.placed.length >= BRACKETS && r.bracketsFailed === 0)],
     ...(r.bracketReasons.length ? [['… why refused (top 3)', r.bracketReasons.slice(0, 3).map(([why, n]) => `${n}× ${why.replace(/\|/g, '/')}`).join('; '), '—', 'info']] : []),
     ['guard actions (job_activity)', actions || 'none', '—', 'info'],
     ['guard actions logged twice', `${actionDupes}`, '0', verdict(actionDupes === 0)],
@@ -355,6 +365,8 @@ function print(r, totalMs) {
     ['Binance request weight per key per minute p50 / max', `${quantile(weightPerKeyS, 0.5).toFixed(1)} / ${Math.max(...weightPerKeyS).toFixed(1)}`, '—', 'info'],
     ['Binance request weight per address (instance) per minute, max', `${Math.max(...perAddressMin).toFixed(0)}`, '≤ 2400', Math.max(...perAddressMin) <= 2400 ? 'met' : 'NOT met'],
     ['signed requests by path (whole bench, survivors)', topPaths(r.paths), '—', 'info'],
+    ['Binance used-weight header, peak minute per address (every request: public reads too)', addressPeaks(r.reqEnd), '≤ 2400 (held at 2200)', addressPeakMax(r.reqEnd) < 2200 ? 'met' : 'NOT met'],
+    ['… weight by request (whole bench, every instance until it stopped, top 6)', topPaths(r.reqEnd.map((e) => e.binanceAddress?.MAINNET?.byRequest)), '—', 'info'],
     [`SIGKILL: jobs of :${victim.port} taken over (${takeover.taken ?? 0}/${takeover.jobs})`, `${ms(takeover.ms)} (first ${ms(takeover.first)})`, `≤ JOB_LEASE_MS + 5 s = ${BUDGET.takeoverMs} ms`, verdict(takeover.ms <= BUDGET.takeoverMs)],
     ['bench tape gaps (socket moved off the killed instance)', tape.gaps.map((g) => `${g.exchange} ${g.ms} ms`).join(', ') || 'none', '—', 'info'],
   ];

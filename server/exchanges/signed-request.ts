@@ -250,25 +250,54 @@ export class SignedClient {
     return new TradeRefusedError(this.protocol.exchange, code, message, undefined, 404);
   }
 
-  private async attempt(call: SignedCall, resent: boolean, batch: boolean): Promise<unknown> {
+  /**
+   * An unsigned GET of the exchange's public REST (server time, one ticker) under the address's holds and
+   * weight, like a signed read (Binance counts both on the IP): the parsed body.
+   */
+  async publicGet(path: string): Promise<unknown> {
+    const { ctx, protocol } = this;
+    await this.pace({ method: 'GET', path });
+    ctx.addressGate?.check();
+    const res = await ctx.transport({ method: 'GET', path, headers: {} });
+    this.heed(res.headers ?? {});
+    return parseJson(protocol.exchange, res);
+  }
+
+  /**
+   * The call's weight on the address's window (`RateLimitRules.pace`): a read waits for room (a trader's is
+   * refused past the pacer's wait), then the key's hold is checked again; an order never waits, nor does a
+   * trader's read of weight 1 (one order's look-up: a bracket's recovery of a leg whose answer was lost).
+   * A background read (no one waiting on it) of any weight waits its turn.
+   */
+  private async pace(call: SignedCall): Promise<void> {
     const { ctx, protocol } = this;
     const pace = protocol.rateLimits.pace;
+    if (!pace || !ctx.addressPacer) return;
+    const weight = pace.weight(call);
+    const background = ctx.background === true;
+    if (call.method === 'GET' && (weight > 1 || background)) {
+      await ctx.addressPacer.read(weight, background);
+      ctx.gate.check();
+    } else ctx.addressPacer.write(weight);
+  }
+
+  /** An answer's budget headers: the address's count for the pacer, and the holds near the exchange's limits. */
+  private heed(headers: Record<string, string>): void {
+    const { ctx, protocol } = this;
+    const pace = protocol.rateLimits.pace;
+    if (pace && headers[pace.header] !== undefined) ctx.addressPacer?.observe(Number(headers[pace.header]));
+    readBudget(protocol.rateLimits.budget, headers, ctx);
+  }
+
+  private async attempt(call: SignedCall, resent: boolean, batch: boolean): Promise<unknown> {
+    const { ctx, protocol } = this;
     ctx.gate.check();
-    if (pace && ctx.addressPacer) {
-      // A read waits for room in the address's window (then the holds are checked again); an order never waits, nor
-      // does a read of weight 1 (one order's look-up: a bracket's recovery of a leg whose answer was lost).
-      const weight = pace.weight(call);
-      if (call.method === 'GET' && weight > 1) {
-        await ctx.addressPacer.read(weight, ctx.background === true);
-        ctx.gate.check();
-      } else ctx.addressPacer.write(weight);
-    }
+    await this.pace(call);
     ctx.addressGate?.check();
     await ctx.clock.sync(this.serverTime);
     const res = await ctx.transport(protocol.sign(call, ctx.creds, ctx.clock.now()));
     const headers = res.headers ?? {};
-    if (pace && headers[pace.header] !== undefined) ctx.addressPacer?.observe(Number(headers[pace.header]));
-    readBudget(protocol.rateLimits.budget, headers, ctx);
+    this.heed(headers);
     // A "slow down" status holds the gate even when its body is unreadable.
     if (protocol.errors.http?.[res.status]?.retry === 'wait') holdWait(protocol.rateLimits.wait, headers, ctx);
     const answer = protocol.read(res, parseJson(protocol.exchange, res));
@@ -287,11 +316,6 @@ export class SignedClient {
   }
 }
 
-/** An unsigned GET of the exchange's public REST (server time, ticker): the answer and its parsed body. */
-export async function publicGet(ctx: Pick<ConnectorContext, 'transport'>, exchange: ExchangeId, path: string): Promise<{ res: ExchangeResponse; json: unknown }> {
-  const res = await ctx.transport({ method: 'GET', path, headers: {} });
-  return { res, json: parseJson(exchange, res) };
-}
 
 /**
  * The base of the four connectors: the key's context and a signed client on the exchange's `protocol`
@@ -314,6 +338,11 @@ export abstract class SignedConnector {
   protected get client(): SignedClient {
     this.signed ??= new SignedClient(this.ctx, this.protocol, () => this.serverTime());
     return this.signed;
+  }
+
+  /** An unsigned GET of the exchange's public REST under the address's holds and weight (`SignedClient.publicGet`). */
+  protected publicGet(path: string): Promise<Json> {
+    return this.client.publicGet(path) as Promise<Json>;
   }
 
   /** The instrument of an exchange symbol (or the product's): a refusal in the exchange's words when the terminal does not list it. */

@@ -161,6 +161,27 @@ describe('binance connector', () => {
     b.sent.length = 0;
     await keyB.place({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', qty: '0.010', price: '65000', reduceOnly: false, postOnly: false, timeInForce: 'GTC', clientOrderId: 'term-0009' });
     expect(b.sent.map((r) => r.method)).toEqual(['POST']);
+    // The account state's own reads (background) of weight 1 — one symbol's open orders — wait for the window.
+    const c = recording(() => ({ status: 200, text: '[]' }));
+    let answered = false;
+    void new BinanceTrading({ ...c.ctx, addressPacer: pacer, background: true }).openOrders(BTCUSDT).then(() => (answered = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect([answered, c.sent.length]).toEqual([false, 0]);
+  });
+
+  it("a public read (one ticker) is weighed on the address like a signed one, and its answer's count holds every key", async () => {
+    const pacer = new WeightPacer('binance', 1_800, 60_000, () => NOW);
+    const address = new RateGate('binance', () => NOW, 'address');
+    const a = recording((req) => ({ status: 200, text: JSON.stringify({ symbol: 'BTCUSDT', lastPrice: '65000.10' }), headers: (req.path.startsWith('/fapi/v1/ticker') ? { 'x-mbx-used-weight-1m': '2300' } : {}) as Record<string, string> }));
+    const b = recording(() => ({ status: 200, text: '[]' }));
+    await expect(new BinanceTrading({ ...a.ctx, addressPacer: pacer, addressGate: address }).lastPrice(BTCUSDT)).resolves.toBe('65000.10');
+    expect(pacer.usedNow).toBe(2_300);
+    await expect(new BinanceTrading({ ...b.ctx, addressPacer: pacer, addressGate: address }).openOrders(BTCUSDT)).rejects.toMatchObject({ status: 429, message: /does not ban this server's address/ });
+    expect(b.sent).toHaveLength(0);
+    // Held, the public read is not sent either.
+    const sentByA = a.sent.length;
+    await expect(new BinanceTrading({ ...a.ctx, addressPacer: pacer, addressGate: address }).lastPrice(BTCUSDT)).rejects.toMatchObject({ status: 429 });
+    expect(a.sent).toHaveLength(sentByA);
   });
 });
 

@@ -45,4 +45,16 @@ describe('WeightPacer: the request weight of one address', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect([read, pacer.usedNow]).toEqual([false, 85]);
   });
+
+  it('room: waits, counting nothing, until the window has room for the whole weight', async () => {
+    const pacer = new WeightPacer('binance', 30, 2000, Date.now, 10_000);
+    const window = Math.floor(Date.now() / 2000);
+    await pacer.read(15, true);
+    // 15 of the background share's 20 used: room for 4, not for 10 (until the next window).
+    await pacer.room(4, true);
+    if (Math.floor(Date.now() / 2000) === window) expect(pacer.usedNow).toBe(15);
+    await pacer.room(10, true);
+    expect(Math.floor(Date.now() / 2000)).toBeGreaterThan(window);
+    expect(pacer.usedNow).toBe(0);
+  });
 });

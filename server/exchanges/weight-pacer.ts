@@ -54,6 +54,21 @@ export class WeightPacer {
     }
   }
 
+  /**
+   * Until the window has room for `weight` (nothing is counted: the reads that follow are): a caller that must
+   * not sit half-done while its reads wait — the account state's slow reconcile, which holds the stream's events
+   * while it reads — waits here first, whole.
+   */
+  async room(weight: number, background = false): Promise<void> {
+    const budget = background ? this.backgroundBudget : this.readBudget;
+    for (;;) {
+      this.roll();
+      if (this.used + weight <= budget || this.used === 0) return;
+      const wait = this.windowStart + this.windowMs - this.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait) + Math.floor(Math.random() * 50)));
+    }
+  }
+
   /** A call that does not wait (an order, a cancel): counted only. */
   write(weight: number): void {
     this.roll();

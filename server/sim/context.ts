@@ -8,6 +8,8 @@ export interface SimContext {
   hub: SimHub;
   /** Binance's used-weight header counts every request as 1 (the product's test harness: `ADDRESS_BUDGETS=false`). */
   flatWeights?: boolean;
+  /** Told every weight Binance's used-weight header counts (`npm run bench:jobs`: the address's minutes, public reads included). */
+  onWeight?: (request: string, weight: number, minute: number, used: number) => void;
 }
 
 /** Fastify's parsed query as plain strings (a repeated key keeps its first value, as most servers do). */

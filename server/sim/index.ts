@@ -117,7 +117,9 @@ const simPlugin: FastifyPluginAsync<SimPluginOptions> = async (app, opts) => {
     for (const exchange of SIM_EXCHANGES) {
       await app.register(
         async (scope) => {
-          for (const register of registrars[exchange]) register(scope, ctx);
+          // Binance's weight, per network (one address each), for the request counter.
+          const scoped: SimContext = exchange === 'binance' ? { ...ctx, onWeight: (request, weight, minute, used) => requests.weigh(network, request, weight, minute, used) } : ctx;
+          for (const register of registrars[exchange]) register(scope, scoped);
           registerExchangeFallbacks(scope, exchange, `${netPrefix}/${exchange}`);
           // Signed endpoints (private/README.md) and the paper venue, behind the fault hooks.
           await scope.register(async (priv) => {

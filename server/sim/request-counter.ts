@@ -17,7 +17,19 @@ export class SimRequestCounter {
   /** Binance: the documented IP weight of the key's requests (binance/weights.ts); other exchanges count requests. */
   private readonly weights = new Map<string, number>();
   private readonly paths = new Map<string, number>();
+  /** Binance's address (one per network): the used-weight header's peak per minute, and the weight by request (public reads too). */
+  private readonly address = new Map<string, { byMinute: Map<number, number>; byRequest: Map<string, number> }>();
   readonly since = Date.now();
+
+  /** One Binance request's weight on the address's counter (`used`: the counter after it, in minute `minute`). */
+  weigh(network: string, request: string, weight: number, minute: number, used: number): void {
+    let a = this.address.get(network);
+    if (!a) this.address.set(network, (a = { byMinute: new Map(), byRequest: new Map() }));
+    a.byRequest.set(request, (a.byRequest.get(request) ?? 0) + weight);
+    a.byMinute.set(minute, Math.max(a.byMinute.get(minute) ?? 0, used));
+    // An hour of minutes is plenty for a bench; older ones go.
+    if (a.byMinute.size > 60) a.byMinute.delete(a.byMinute.keys().next().value as number);
+  }
 
   count(exchange: SimExchange, req: FastifyRequest): void {
     const raw = req.headers[KEY_HEADER[exchange]];
@@ -34,8 +46,18 @@ export class SimRequestCounter {
     this.paths.set(p, (this.paths.get(p) ?? 0) + 1);
   }
 
-  /** `{ since, byKey: { "<exchange>:<apiKey>": n }, weightByKey: {…}, byPath: { "GET binance /fapi/v3/positionRisk": n } }`. */
-  snapshot(): { since: number; byKey: Record<string, number>; weightByKey: Record<string, number>; byPath: Record<string, number> } {
-    return { since: this.since, byKey: Object.fromEntries(this.counts), weightByKey: Object.fromEntries(this.weights), byPath: Object.fromEntries(this.paths) };
+  /**
+   * `{ since, byKey: { "<exchange>:<apiKey>": n }, weightByKey: {…}, byPath: { "GET binance /fapi/v3/positionRisk": n },
+   * binanceAddress: { MAINNET: { byMinute: { "<minute since epoch>": peak used weight }, byRequest: { "GET /fapi/v1/klines": weight } } } }`.
+   */
+  snapshot(): {
+    since: number;
+    byKey: Record<string, number>;
+    weightByKey: Record<string, number>;
+    byPath: Record<string, number>;
+    binanceAddress: Record<string, { byMinute: Record<string, number>; byRequest: Record<string, number> }>;
+  } {
+    const binanceAddress = Object.fromEntries([...this.address].map(([net, a]) => [net, { byMinute: Object.fromEntries(a.byMinute), byRequest: Object.fromEntries(a.byRequest) }]));
+    return { since: this.since, byKey: Object.fromEntries(this.counts), weightByKey: Object.fromEntries(this.weights), byPath: Object.fromEntries(this.paths), binanceAddress };
   }
 }

@@ -1,7 +1,7 @@
 import { dec, div, fixed } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { batchTakes, orderRoute } from '../descriptor';
-import { alreadySo, asJson, publicGet, SignedConnector, type Json, type Method, type Params } from '../signed-request';
+import { alreadySo, asJson, SignedConnector, type Json, type Method, type Params } from '../signed-request';
 import { ExchangeUnreachableError } from '../transport';
 import { inBatches, isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, splitId, timeInForceOf, TradeRefusedError, UNTAGGED } from '../trading';
 import type { NewOrder, OrderChange, Page, PlaceResult, TradingConnector, TradingInstrument } from '../trading';
@@ -26,13 +26,13 @@ export class BinanceTrading extends SignedConnector implements TradingConnector 
   protected readonly protocol = binanceProtocol;
 
   async serverTime(): Promise<number> {
-    const body = (await publicGet(this.ctx, 'binance', '/fapi/v1/time')).json as Json;
+    const body = await this.publicGet('/fapi/v1/time');
     if (typeof body.serverTime !== 'number') throw new ExchangeUnreachableError('binance', 'no server time');
     return body.serverTime;
   }
 
   async lastPrice(inst: TradingInstrument): Promise<string> {
-    const body = (await publicGet(this.ctx, 'binance', `/fapi/v1/ticker/24hr?symbol=${inst.exchangeSymbol}`)).json as Json;
+    const body = await this.publicGet(`/fapi/v1/ticker/24hr?symbol=${inst.exchangeSymbol}`);
     if (typeof body.lastPrice !== 'string') throw new ExchangeUnreachableError('binance', `no price for ${inst.exchangeSymbol}`);
     return body.lastPrice;
   }

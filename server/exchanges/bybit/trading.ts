@@ -1,7 +1,7 @@
 import { add, dec, str } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { batchTakes, orderRoute } from '../descriptor';
-import { alreadySo, asJson, publicGet, SignedConnector, type Json, type Params } from '../signed-request';
+import { alreadySo, asJson, SignedConnector, type Json, type Params } from '../signed-request';
 import { ExchangeUnreachableError } from '../transport';
 import { inBatches, isConditional, isoTime, joinId, leverageText, priceOrNull, settled, splitId, timeInForceOf, triggersOnRise, UNTAGGED } from '../trading';
 import type { NewOrder, OrderChange, Page, PlaceResult, TradingConnector, TradingInstrument } from '../trading';
@@ -22,7 +22,7 @@ export class BybitTrading extends SignedConnector implements TradingConnector {
   protected readonly protocol = bybitProtocol;
 
   async serverTime(): Promise<number> {
-    const body = (await publicGet(this.ctx, 'bybit', '/v5/market/time')).json as Json;
+    const body = await this.publicGet('/v5/market/time');
     const result = body.result as Json | undefined;
     const nano = result?.timeNano;
     if (typeof nano === 'string') return Math.floor(Number(nano) / 1e6);
@@ -31,7 +31,7 @@ export class BybitTrading extends SignedConnector implements TradingConnector {
   }
 
   async lastPrice(inst: TradingInstrument): Promise<string> {
-    const body = (await publicGet(this.ctx, 'bybit', `/v5/market/tickers?category=${inst.category}&symbol=${inst.exchangeSymbol}`)).json as Json;
+    const body = await this.publicGet(`/v5/market/tickers?category=${inst.category}&symbol=${inst.exchangeSymbol}`);
     const row = (((body.result as Json | undefined)?.list as Json[] | undefined) ?? [])[0];
     if (!row || typeof row.lastPrice !== 'string') throw new ExchangeUnreachableError('bybit', `no price for ${inst.exchangeSymbol}`);
     return row.lastPrice;

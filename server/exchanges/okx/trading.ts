@@ -1,7 +1,7 @@
 import { dec, mul, str } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, OrderStatus, OrderType, Position, SymbolSettings } from '../../../src/api/contracts/trading';
 import { batchTakes, orderRoute, type OrderRoute } from '../descriptor';
-import { publicGet, SignedConnector, type Json, type Params } from '../signed-request';
+import { SignedConnector, type Json, type Params } from '../signed-request';
 import { ExchangeUnreachableError } from '../transport';
 import { contractPosition, inBatches, isoTime, joinId, leverageText, priceOrNull, refuseTriggerChange, replaceConditional, settled, splitId, TradeRefusedError, UNTAGGED } from '../trading';
 import type { NewOrder, OrderChange, Page, PlaceResult, TradingConnector, TradingInstrument } from '../trading';
@@ -26,13 +26,13 @@ export class OkxTrading extends SignedConnector implements TradingConnector {
   protected readonly protocol = okxProtocol;
 
   async serverTime(): Promise<number> {
-    const row = (((await publicGet(this.ctx, 'okx', '/api/v5/public/time')).json as Json).data as Json[] | undefined)?.[0];
+    const row = ((await this.publicGet('/api/v5/public/time')).data as Json[] | undefined)?.[0];
     if (!row) throw new ExchangeUnreachableError('okx', 'no server time');
     return Number(row.ts);
   }
 
   async lastPrice(inst: TradingInstrument): Promise<string> {
-    const row = (((await publicGet(this.ctx, 'okx', `/api/v5/market/ticker?instId=${inst.exchangeSymbol}`)).json as Json).data as Json[] | undefined)?.[0];
+    const row = ((await this.publicGet(`/api/v5/market/ticker?instId=${inst.exchangeSymbol}`)).data as Json[] | undefined)?.[0];
     if (!row || typeof row.last !== 'string') throw new ExchangeUnreachableError('okx', `no price for ${inst.exchangeSymbol}`);
     return row.last;
   }

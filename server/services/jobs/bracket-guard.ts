@@ -223,7 +223,7 @@ class BracketGuard {
   private async nextChange(backoff: number): Promise<void> {
     const started = Date.now();
     const state = this.lease!.state;
-    const longest = (state.fresh ? (this.opts.idleMs ?? 30_000) : (this.opts.degradedMs ?? 5000)) * backoff;
+    const longest = (state.positionsFresh ? (this.opts.idleMs ?? 30_000) : (this.opts.degradedMs ?? 5000)) * backoff;
     await new Promise<void>((resolve) => {
       let soon: NodeJS.Timeout | undefined;
       const done = () => {
@@ -236,17 +236,20 @@ class BracketGuard {
       const timer = setTimeout(done, longest);
       this.ctx.signal.addEventListener('abort', done);
       this.wake = () => {
-        if (!state.fresh || soon) return;
+        if (!state.positionsFresh || soon) return;
         soon = setTimeout(done, Math.max(0, (this.opts.pollMs ?? 400) * backoff - (Date.now() - started)));
       };
       if (this.changed) this.wake();
     });
   }
 
-  /** The bracket's orders and position: from the key's account state when fresh, else from the exchange. */
+  /**
+   * The bracket's orders and position: from the key's account state when they are fresh (its balance may be
+   * being read again: the guard does not use it), else from the exchange.
+   */
   private async read(): Promise<Round> {
     const state = this.lease?.state;
-    if (!state?.fresh) return this.readRest();
+    if (!state?.positionsFresh) return this.readRest();
     const open = state.openOrders(this.inst).filter((o) => o.bracketId === this.p.bracketId);
     const position = state.positionsOf(this.inst).find((x) => !isZero(dec(x.size)) && x.side === this.p.side);
     return { open, position, entry: open.find((o) => o.role === 'entry'), memory: true };

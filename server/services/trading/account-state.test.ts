@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Balance, Order, Position } from '../../../src/api/contracts/trading';
 import type { PrivateStreamHandlers } from '../../exchanges/private-stream';
 import type { ConnectorContext, TradingConnector } from '../../exchanges/trading';
+import { WeightPacer } from '../../exchanges/weight-pacer';
 import { AccountState } from './account-state';
 
 /** The state's own waits are up to 1 s (a fill's push): room beside them on a loaded machine. */
@@ -230,7 +231,7 @@ describe('AccountState', () => {
     const state = new AccountState({
       key: { id: 'k2', network: 'MAINNET' },
       connector,
-      ctx: { instrument: (s: string) => ({ symbol: s }), addressPacer: {} } as unknown as ConnectorContext,
+      ctx: { instrument: (s: string) => ({ symbol: s }), addressPacer: new WeightPacer('binance', 1_800, 60_000) } as unknown as ConnectorContext,
       driver: async () => ({ close: () => undefined }),
       open: async () => {
         throw new Error('not used');
@@ -245,5 +246,68 @@ describe('AccountState', () => {
     // The connect's read of every open order (40 on Binance), then BTCUSDT's alone (1), where order A rests.
     expect(reads.slice(0, 3)).toEqual([null, 'BTCUSDT', 'BTCUSDT']);
     expect(state.openOrders().map((o) => o.id)).toEqual(['A']);
+  });
+
+  it("waits for room in the address's window before a slow reconcile: meanwhile the state stays live, not held behind reads", async () => {
+    // A small window (background reads: 20 of 30) on a clock that does not move: once used, it never ends here.
+    // The connect's snapshot fits (positions 5, balance 5), a whole reconcile (90) no longer does.
+    const pacer = new WeightPacer('binance', 30, 60_000, () => Date.parse(T));
+    const reads: Array<string | null> = [];
+    // Reads paced as the connector paces them (background: the state's own).
+    const connector = {
+      openOrders: vi.fn(async (inst?: { symbol: string }) => {
+        reads.push(inst?.symbol ?? null);
+        return [];
+      }),
+      positions: vi.fn(async (): Promise<Position[]> => {
+        await pacer.read(5, true);
+        return [];
+      }),
+      balance: vi.fn(async () => {
+        await pacer.read(5, true);
+        return BALANCE;
+      }),
+      fills: vi.fn(async () => ({ data: [], next: null })),
+    } as unknown as TradingConnector;
+    let handlers: PrivateStreamHandlers | null = null;
+    const state = new AccountState({
+      key: { id: 'k3', network: 'MAINNET' },
+      connector,
+      ctx: { instrument: (s: string) => ({ symbol: s }), addressPacer: pacer } as unknown as ConnectorContext,
+      driver: async (_ctx, _open, h) => {
+        handlers = h;
+        return { close: () => undefined };
+      },
+      open: async () => {
+        throw new Error('not used');
+      },
+      record: async () => 0,
+      log: { warn: () => undefined },
+      snapshotMs: 30,
+    });
+    state.start();
+    await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
+    await new Promise((r) => setTimeout(r, 200));
+    // No reconcile started (it would hold the stream's events until its reads pass): an order placed now shows at once.
+    expect(reads).toEqual([null]);
+    handlers!.event({ kind: 'order', order: order('Z', 'NEW') });
+    expect(state.ordersFresh).toBe(true);
+    expect(state.openOrders().map((o) => o.id)).toEqual(['Z']);
+    state.close();
+  });
+
+  it("a balance signal (Binance's after every fill) leaves orders and positions fresh: a guard need not read the exchange", async () => {
+    const s = scripted();
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    s.answerOrders([]);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    s.stream().event({ kind: 'account', symbols: [], parts: ['balance'] });
+    expect([s.state.fresh, s.state.positionsFresh]).toEqual([false, true]);
+    // A position change signalled is stale until read.
+    s.stream().event({ kind: 'account', symbols: ['BTCUSDT'], parts: ['positions'] });
+    expect(s.state.positionsFresh).toBe(false);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    s.state.close();
   });
 });

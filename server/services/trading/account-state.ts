@@ -63,6 +63,8 @@ const PARTS: readonly AccountPart[] = ['positions', 'balance'];
 
 const OPEN = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
 const RECENT_MAX = 500;
+/** The weight a snapshot may take of the address's window (Binance's heaviest: every open order 40 + 40, positions 5, the account 5). */
+const SNAPSHOT_ROOM = 90;
 /** The slow reconcile reads open orders symbol by symbol up to this many symbols (`readOpenOrders`). */
 const BY_SYMBOL_MAX = 10;
 const defaultBackoff = (n: number) => Math.min(30_000, 500 * 2 ** Math.min(n, 6));
@@ -88,6 +90,8 @@ export class AccountState {
   private snapshotted = false;
   private buffer: PrivateEvent[] | null = null;
   private snapshotting: Promise<void> | null = null;
+  /** The slow timer's reconcile is waiting for room in the address's window or reading. */
+  private reconciling = false;
   /** Parts a fill made stale, awaiting the stream's push. */
   private readonly awaiting = new Set<AccountPart>();
   /** Parts to read again over REST. */
@@ -120,6 +124,14 @@ export class AccountState {
   /** Connected, snapshotted, not between a signal and its re-read: open orders can be trusted. */
   get ordersFresh(): boolean {
     return this.stream !== null && this.snapshotted && this.buffer === null;
+  }
+
+  /**
+   * `ordersFresh`, and no position change is waiting (for its push or its read): what a bracket's guard reads.
+   * The balance may be being read again (Binance signals it after every fill without its value).
+   */
+  get positionsFresh(): boolean {
+    return this.ordersFresh && !this.dirty.has('positions') && !this.awaiting.has('positions');
   }
 
   /** `ordersFresh`, and no position or balance change is waiting (for its push or its read). */
@@ -158,9 +170,7 @@ export class AccountState {
   }
 
   start(): void {
-    const slow = setInterval(() => {
-      if (this.stream && !this.snapshotting) void this.snapshot(false);
-    }, this.deps.snapshotMs ?? 60_000);
+    const slow = setInterval(() => void this.reconcile(), this.deps.snapshotMs ?? 60_000);
     slow.unref?.();
     this.timers.add(slow);
     void this.connect();
@@ -420,6 +430,22 @@ export class AccountState {
     if (known) return { ...o, createdAt: known };
     this.created.set(o.id, o.createdAt);
     return o;
+  }
+
+  /**
+   * The slow timer's snapshot. Where the exchange weighs reads per address, it first waits for room in the
+   * window for a whole snapshot: the state holds the stream's events while it reads, and a snapshot whose reads
+   * waited in the pacer would leave it stale that long (every guard on the key then reads the exchange itself).
+   */
+  private async reconcile(): Promise<void> {
+    if (!this.stream || this.snapshotting || this.reconciling) return;
+    this.reconciling = true;
+    try {
+      await this.deps.ctx.addressPacer?.room(SNAPSHOT_ROOM, true);
+      if (this.stream && !this.snapshotting && !this.stopped) await this.snapshot(false);
+    } finally {
+      this.reconciling = false;
+    }
   }
 
   /** REST: open orders, positions and balance; events heard meanwhile are applied after it, in order. */

@@ -1,13 +1,16 @@
 /**
  * Issue 25 §1 / 26 §2 on the paper exchange: once a key's account state is fresh, a bracket's pre-send checks
  * read price, open orders and balance from the server's copy — the exchange sees only the bracket's legs
- * (and the fills read after the answer) — and without it (the state closed) they are read from the exchange.
+ * (its fills are recorded from the stream, not read after the answer) — and without it (the state closed) they are
+ * read from the exchange, and the fills after the answer.
  * The requests are counted at the connectors' transport: every signed call the trade routes make.
  * One driver: what is measured lives in memory, not in the database.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
 import type { ExchangeId, Network } from '../../../src/api/contracts/common';
+import { fills } from '../../db/schema-fills';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
 
 const KEY_PASSWORD = 'key-password-1';
@@ -54,9 +57,9 @@ describe('a bracket against the account state (simulator, binance)', () => {
     seen.length = 0;
     const res = await t.client.post(`/v1/trade/${key.id}/brackets`, { symbol: 'BTCUSDT', side: 'BUY', qty: '0.010', ...body, clientOrderId: cid() }, { token: user.accessToken, headers: { 'x-key-password': KEY_PASSWORD } });
     expect(res.statusCode, res.body).toBe(201);
-    // The fills read the route starts after its answer is not part of the bracket.
-    return seen.filter((r) => r.path !== '/fapi/v1/userTrades');
+    return [...seen];
   };
+  const fillsOfKey = async () => (await t.db.select().from(fills).where(eq(fills.apiKeyId, key.id))).length;
   const reads = (rs: Array<{ method: string; path: string }>) => rs.filter((r) => r.method === 'GET').map((r) => r.path);
 
   it('with the state fresh, the checks read nothing from the exchange: the legs are the only requests', async () => {
@@ -73,11 +76,16 @@ describe('a bracket against the account state (simulator, binance)', () => {
     expect(reads(limit)).toEqual([]);
     expect(limit.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /fapi/v1/order']);
 
+    const before = await fillsOfKey();
     const market = await bracket('MARKET');
     expect(reads(market)).toEqual([]);
     // The entry, its stop and its target: sent at once (Binance's stops go to the algo service).
     expect(market.every((r) => r.method === 'POST')).toBe(true);
     expect(market.length).toBe(3);
+    // The entry's fill is recorded from the stream: no read of the account's trades (5 of the address's weight) after it.
+    await vi.waitFor(async () => expect(await fillsOfKey()).toBeGreaterThan(before), { timeout: 10_000, interval: 100 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.map((r) => r.path)).not.toContain('/fapi/v1/userTrades');
   }, 60_000);
 
   it('without the state (closed), the checks read price, open orders and balance from the exchange', async () => {
@@ -85,5 +93,7 @@ describe('a bracket against the account state (simulator, binance)', () => {
     const paths = reads(await bracket('LIMIT'));
     expect(paths).toEqual(expect.arrayContaining(['/fapi/v1/openOrders', '/fapi/v1/ticker/24hr']));
     expect(paths.some((p) => /balance|account/.test(p))).toBe(true);
+    // Not streaming, the fills the order made are read after it.
+    await vi.waitFor(() => expect(seen.map((r) => r.path)).toContain('/fapi/v1/userTrades'), { timeout: 10_000, interval: 100 });
   }, 30_000);
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseIntParam, queryOf, sendJson, type SimContext } from '../context';
 import { instrumentsOf } from '../market/catalogue';
 import { bookOf } from '../market/book';
@@ -15,22 +15,26 @@ const DEFAULT_LIMIT = 500;
 const klineWeight = (limit: number) => (limit < 100 ? 1 : limit < 500 ? 2 : limit <= 1000 ? 5 : 10);
 
 /** Binance USDⓈ-M public REST at `/sim/binance/fapi/v1/...` (binance.md §1, §3, §4). */
-export function registerBinanceRest(app: FastifyInstance, { market, flatWeights }: SimContext): void {
+export function registerBinanceRest(app: FastifyInstance, { market, flatWeights, onWeight }: SimContext): void {
   let weightMinute = 0;
   let weight = 0;
-  const useWeight = (w: number): number => {
+  const useWeight = (w: number, req: FastifyRequest): number => {
     const minute = Math.floor(market.now() / 60_000);
     if (minute !== weightMinute) {
       weightMinute = minute;
       weight = 0;
     }
     weight += w;
+    if (onWeight) {
+      const q = req.url.indexOf('?');
+      onWeight(`${req.method} ${(q < 0 ? req.url : req.url.slice(0, q)).replace(/^.*?(?=\/fapi\/)/, '')}`, w, minute, weight);
+    }
     return weight;
   };
 
   // One counter for the simulator's "IP" (this process and network): every key's calls add to it, as on Binance.
   app.addHook('onSend', async (req, reply, payload) => {
-    if (!reply.hasHeader('x-mbx-used-weight-1m')) reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(flatWeights ? 1 : binanceWeight(req.method, req.url, queryOf(req)))));
+    if (!reply.hasHeader('x-mbx-used-weight-1m')) reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(flatWeights ? 1 : binanceWeight(req.method, req.url, queryOf(req)), req)));
     return payload;
   });
 
@@ -61,7 +65,7 @@ export function registerBinanceRest(app: FastifyInstance, { market, flatWeights 
       return sendJson(reply, 400, binanceError(-1023, 'Start time is greater than end time.'));
     }
     const n = limit ?? DEFAULT_LIMIT;
-    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(klineWeight(n))));
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(klineWeight(n), req)));
     // With startTime the window fills forward from it; otherwise it ends at endTime (or now).
     const bars = market.bars(inst, spec, { from: startTime, to: endTime, limit: n, prefer: startTime !== undefined ? 'earliest' : 'latest' });
     const model = market.model(inst);
@@ -100,7 +104,7 @@ export function registerBinanceRest(app: FastifyInstance, { market, flatWeights 
       if (!t) return sendJson(reply, 400, binanceError(-1121, 'Invalid symbol.'));
       return sendJson(reply, 200, t);
     }
-    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(40)));
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(40, req)));
     return sendJson(reply, 200, instrumentsOf('binance').flatMap((i) => one(i.symbol) ?? []));
   });
 
@@ -114,7 +118,7 @@ export function registerBinanceRest(app: FastifyInstance, { market, flatWeights 
     if (limit === null) return sendJson(reply, 400, illegal('limit'));
     if (limit !== undefined && !DEPTH_LIMITS.includes(limit)) return sendJson(reply, 400, binanceError(-1130, "Data sent for parameter 'limit' is not valid."));
     const n = limit ?? 500;
-    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(depthWeight(n))));
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(depthWeight(n), req)));
     const now = market.now();
     const book = bookOf(market, inst).view(now);
     return sendJson(reply, 200, book ? depthSnapshot(market.model(inst), book, n, now) : { lastUpdateId: 0, E: now, T: now, bids: [], asks: [] });
@@ -133,7 +137,7 @@ export function registerBinanceRest(app: FastifyInstance, { market, flatWeights 
       if (!item) return sendJson(reply, 400, binanceError(-1121, 'Invalid symbol.'));
       return sendJson(reply, 200, item);
     }
-    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(5)));
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(5, req)));
     return sendJson(reply, 200, instrumentsOf('binance').flatMap((i) => one(i.symbol) ?? []));
   });
 
@@ -165,7 +169,7 @@ export function registerBinanceRest(app: FastifyInstance, { market, flatWeights 
       if (!item) return sendJson(reply, 400, binanceError(-1121, 'Invalid symbol.'));
       return sendJson(reply, 200, item);
     }
-    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(10)));
+    reply.header('X-MBX-USED-WEIGHT-1M', String(useWeight(10, req)));
     return sendJson(reply, 200, instrumentsOf('binance').flatMap((i) => one(i.symbol) ?? []));
   });
 }

@@ -87,8 +87,14 @@ export function tradeRouteContext(app: TradeApp, opts: TradeRouteOptions) {
   const once = async <T, S extends 200 | 201 | 207>(s: TradeSession, clientId: string | undefined, what: { route: string; body: unknown; field: string }, run: (reconcile: boolean) => Promise<Answer<T, S>>) =>
     idempotent({ db: opts.db, apiKeyId: s.key.id, userId: s.key.userId }, { clientId, ...what }, run);
 
-  /** After an order, the fills it made are recorded in the background (a failure only delays them to the next read). */
+  /**
+   * After an order, the fills it made are recorded in the background (a failure only delays them to the next
+   * read) — read from the exchange only while the key's account state is not streaming: when it is, the
+   * stream's fill events record them (and a gap's reconnect reads the fills it may have missed), so the read
+   * (Binance: 5 of the address's weight per order) is not spent.
+   */
   const recordAfter = async (s: TradeSession, symbol: string): Promise<void> => {
+    if (opts.accounts?.get(s.key.id)?.ordersFresh) return;
     try {
       const inst = s.instrument(symbol);
       const page = await s.run((c) => c.fills(inst));
