@@ -267,16 +267,17 @@ export class SignedClient {
    * The call's weight on the address's window (`RateLimitRules.pace`): a read waits for room (a trader's is
    * refused past the pacer's wait), then the key's hold is checked again; an order never waits, nor does a
    * trader's read of weight 1 (one order's look-up: a bracket's recovery of a leg whose answer was lost).
-   * A background read (no one waiting on it) of any weight waits its turn.
+   * A job's or a background read of any weight waits its turn (a guard polling one symbol's orders weighs 1 a
+   * read, and hundreds of guards would otherwise push the address past the exchange's limit).
    */
   private async pace(call: SignedCall): Promise<void> {
     const { ctx, protocol } = this;
     const pace = protocol.rateLimits.pace;
     if (!pace || !ctx.addressPacer) return;
     const weight = pace.weight(call);
-    const background = ctx.background === true;
-    if (call.method === 'GET' && (weight > 1 || background)) {
-      await ctx.addressPacer.read(weight, background);
+    const readFor = ctx.readsFor ?? 'trader';
+    if (call.method === 'GET' && (weight > 1 || readFor !== 'trader')) {
+      await ctx.addressPacer.read(weight, readFor);
       ctx.gate.check();
     } else ctx.addressPacer.write(weight);
   }

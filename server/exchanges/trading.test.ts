@@ -164,9 +164,17 @@ describe('binance connector', () => {
     // The account state's own reads (background) of weight 1 — one symbol's open orders — wait for the window.
     const c = recording(() => ({ status: 200, text: '[]' }));
     let answered = false;
-    void new BinanceTrading({ ...c.ctx, addressPacer: pacer, background: true }).openOrders(BTCUSDT).then(() => (answered = true));
+    void new BinanceTrading({ ...c.ctx, addressPacer: pacer, readsFor: 'background' }).openOrders(BTCUSDT).then(() => (answered = true));
     await new Promise((r) => setTimeout(r, 50));
     expect([answered, c.sent.length]).toEqual([false, 0]);
+    // A guard's (a job's): its polls of one symbol's orders (1 each) wait too, and a heavier read is not refused but waits.
+    const d = recording(() => ({ status: 200, text: '[]' }));
+    const guard = new BinanceTrading({ ...d.ctx, addressPacer: pacer, readsFor: 'job' });
+    const outcomes: string[] = [];
+    void guard.openOrders(BTCUSDT).then(() => outcomes.push('orders'), () => outcomes.push('refused'));
+    void guard.positions().then(() => outcomes.push('positions'), () => outcomes.push('refused'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect([outcomes, d.sent.length]).toEqual([[], 0]);
   });
 
   it("a public read (one ticker) is weighed on the address like a signed one, and its answer's count holds every key", async () => {

@@ -1,4 +1,4 @@
-import type { WeightPacer } from './weight-pacer';
+import type { ReadFor, WeightPacer } from './weight-pacer';
 import type { ExchangeId, MarketCategory } from '../../src/api/contracts/common';
 import type { Instrument } from '../../src/api/contracts/exchanges';
 import { EXCHANGE_DISPLAY_NAMES } from '../../src/api/contracts/common';
@@ -181,8 +181,11 @@ export interface ConnectorContext {
   addressGate?: RateGate;
   /** This server's request weight with the exchange and network, shared by its keys (`RateLimitRules.pace`). */
   addressPacer?: WeightPacer;
-  /** Reads made for no one waiting (the account state's refreshes): they leave the pacer's reserve to those who are. */
-  background?: boolean;
+  /**
+   * Who the reads are for (`WeightPacer`): unset, a trader waiting on them; `job`, a bracket's guard (they wait
+   * their turn); `background`, no one (the account state's refreshes: they leave the pacer's reserve to the others).
+   */
+  readsFor?: ReadFor;
   /** Per-key choices the exchange does not keep (OKX: the margin mode of a symbol's next orders). */
   prefs?: Map<string, string>;
   /** Looks an instrument up by the exchange's own symbol (orders and positions name it) or the product's. */

@@ -38,9 +38,9 @@ describe('WeightPacer: the request weight of one address', () => {
 
   it('background reads leave a third of the budget to reads someone waits for, and wait for their window however far', async () => {
     const pacer = new WeightPacer('binance', 90, 60_000, () => 1_717_200_000_000);
-    await pacer.read(55, true);
+    await pacer.read(55, 'background');
     let read = false;
-    void pacer.read(10, true).then(() => (read = true));
+    void pacer.read(10, 'background').then(() => (read = true));
     await pacer.read(30);
     await new Promise((r) => setTimeout(r, 50));
     expect([read, pacer.usedNow]).toEqual([false, 85]);
@@ -49,11 +49,11 @@ describe('WeightPacer: the request weight of one address', () => {
   it('room: waits, counting nothing, until the window has room for the whole weight', async () => {
     const pacer = new WeightPacer('binance', 30, 2000, Date.now, 10_000);
     const window = Math.floor(Date.now() / 2000);
-    await pacer.read(15, true);
+    await pacer.read(15, 'background');
     // 15 of the background share's 20 used: room for 4, not for 10 (until the next window).
-    await pacer.room(4, true);
+    await pacer.room(4, 'background');
     if (Math.floor(Date.now() / 2000) === window) expect(pacer.usedNow).toBe(15);
-    await pacer.room(10, true);
+    await pacer.room(10, 'background');
     expect(Math.floor(Date.now() / 2000)).toBeGreaterThan(window);
     expect(pacer.usedNow).toBe(0);
   });

@@ -2,6 +2,13 @@ import type { ExchangeId } from '../../src/api/contracts/common';
 import { TradeRefusedError } from './trading';
 
 /**
+ * Who a read is for: a trader waiting on the answer (the whole read budget; refused rather than kept waiting past
+ * `maxWaitMs`), a job acting on the account (a bracket's guard: the whole budget, and it waits its turn), or no
+ * one (the account state's refreshes: two thirds of the budget, waiting).
+ */
+export type ReadFor = 'trader' | 'job' | 'background';
+
+/**
  * A request-weight budget shared by every key this server holds on one exchange and network (Binance counts
  * weight per IP address: binance.md §7). Reads wait here for room in the exchange's window instead of running
  * into the hold (`RateGate`, a refusal) or the exchange's ban; orders and cancels never wait, they are only
@@ -32,11 +39,11 @@ export class WeightPacer {
 
   /**
    * A read of `weight`: waits until the window has room for it (a read larger than the budget goes alone in a
-   * fresh window); when that is more than `maxWaitMs` away, refused at once (429, the wait in seconds) — unless
-   * it is a background read, which waits.
+   * fresh window); when that is more than `maxWaitMs` away, a trader's read is refused at once (429, the wait in
+   * seconds); a job's or a background read waits.
    */
-  async read(weight: number, background = false): Promise<void> {
-    const budget = background ? this.backgroundBudget : this.readBudget;
+  async read(weight: number, readFor: ReadFor = 'trader'): Promise<void> {
+    const budget = readFor === 'background' ? this.backgroundBudget : this.readBudget;
     for (;;) {
       this.roll();
       if (weight <= 0 || this.used + weight <= budget || (this.used === 0 && weight > budget)) {
@@ -46,7 +53,7 @@ export class WeightPacer {
       const wait = this.windowStart + this.windowMs - this.now();
       // A background read waits for its window however far (no one waits on it; refused, a snapshot would throw
       // away the parts already read and spend the window again); a trader's is refused rather than hang.
-      if (wait > this.maxWaitMs && !background) {
+      if (wait > this.maxWaitMs && readFor === 'trader') {
         const seconds = Math.max(1, Math.ceil(wait / 1000));
         throw new TradeRefusedError(this.exchange, '', `request weight of this server's address nearly used up: reads wait ${seconds} s so the exchange does not ban it`, undefined, 429, seconds);
       }
@@ -59,8 +66,8 @@ export class WeightPacer {
    * not sit half-done while its reads wait — the account state's slow reconcile, which holds the stream's events
    * while it reads — waits here first, whole.
    */
-  async room(weight: number, background = false): Promise<void> {
-    const budget = background ? this.backgroundBudget : this.readBudget;
+  async room(weight: number, readFor: ReadFor = 'trader'): Promise<void> {
+    const budget = readFor === 'background' ? this.backgroundBudget : this.readBudget;
     for (;;) {
       this.roll();
       if (this.used + weight <= budget || this.used === 0) return;

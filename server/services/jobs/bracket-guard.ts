@@ -144,7 +144,8 @@ class BracketGuard {
       return false;
     }
     this.inst = inst;
-    this.conn = this.opts.connectors.connect(key, creds, list);
+    // A guard's reads wait their turn on the address's weight (`readsFor: 'job'`), never refused for it.
+    this.conn = this.opts.connectors.connector(key.exchange, { ...this.opts.connectors.context(key, creds, list), readsFor: 'job' });
     if (this.opts.accounts) {
       this.lease = await this.opts.accounts.acquire(key, creds);
       const poke = () => {

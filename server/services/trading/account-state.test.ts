@@ -260,11 +260,11 @@ describe('AccountState', () => {
         return [];
       }),
       positions: vi.fn(async (): Promise<Position[]> => {
-        await pacer.read(5, true);
+        await pacer.read(5, 'background');
         return [];
       }),
       balance: vi.fn(async () => {
-        await pacer.read(5, true);
+        await pacer.read(5, 'background');
         return BALANCE;
       }),
       fills: vi.fn(async () => ({ data: [], next: null })),

@@ -441,7 +441,7 @@ export class AccountState {
     if (!this.stream || this.snapshotting || this.reconciling) return;
     this.reconciling = true;
     try {
-      await this.deps.ctx.addressPacer?.room(SNAPSHOT_ROOM, true);
+      await this.deps.ctx.addressPacer?.room(SNAPSHOT_ROOM, 'background');
       if (this.stream && !this.snapshotting && !this.stopped) await this.snapshot(false);
     } finally {
       this.reconciling = false;

@@ -206,7 +206,7 @@ export class AccountStates {
     const { connectors, db } = this.deps;
     const instruments = (await this.deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
     // The state's own reads (snapshots, refreshes) are background: a trader's reads keep a reserve of the address's weight.
-    const ctx = { ...connectors.context(key, creds, instruments), background: true };
+    const ctx = { ...connectors.context(key, creds, instruments), readsFor: 'background' as const };
     const connector = connectors.connector(key.exchange, ctx);
     const xbtUsd = xbtUsdOf(connector, new Map(instruments.map((i) => [i.symbol.toUpperCase(), i])));
     const state = new AccountState({
