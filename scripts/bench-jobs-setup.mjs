@@ -100,12 +100,12 @@ export async function binanceMarket(base) {
 }
 
 // The bench's own price reads weigh on the simulator's address like the server's: one per symbol and instance
-// every 5 s at most, so the address's count stays the server's.
+// every second at most, so the address's count stays the server's (a target 0.15 % away still lies beyond the fill).
 const prices = new Map();
 const lastPrice = async (base, symbol) => {
   const id = `${base} ${symbol}`;
   const held = prices.get(id);
-  if (held && Date.now() - held.at < 5000) return held.price;
+  if (held && Date.now() - held.at < 1000) return held.price;
   const price = Number((await api(base, 'GET', `/sim/binance/fapi/v1/ticker/24hr?symbol=${symbol}`)).lastPrice);
   prices.set(id, { price, at: Date.now() });
   return price;

@@ -310,4 +310,43 @@ describe('AccountState', () => {
     await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
     s.state.close();
   });
+
+  it('what the guards wait on is read as a job (the connect, a position change); the slow reconcile and the balance in the background', async () => {
+    const made = (who: string, seen: string[]) =>
+      ({
+        openOrders: vi.fn(async () => (seen.push(`${who} orders`), [])),
+        positions: vi.fn(async (): Promise<Position[]> => (seen.push(`${who} positions`), [])),
+        balance: vi.fn(async () => (seen.push(`${who} balance`), BALANCE)),
+        fills: vi.fn(async () => ({ data: [], next: null })),
+      }) as unknown as TradingConnector;
+    const seen: string[] = [];
+    let handlers: PrivateStreamHandlers | null = null;
+    const state = new AccountState({
+      key: { id: 'k4', network: 'MAINNET' },
+      connector: made('job', seen),
+      background: made('background', seen),
+      ctx: { instrument: () => undefined } as unknown as ConnectorContext,
+      driver: async (_ctx, _open, h) => {
+        handlers = h;
+        return { close: () => undefined };
+      },
+      open: async () => {
+        throw new Error('not used');
+      },
+      record: async () => 0,
+      log: { warn: () => undefined },
+      refreshMs: 10,
+      snapshotMs: 60_000,
+    });
+    state.start();
+    await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
+    expect(seen.sort()).toEqual(['job balance', 'job orders', 'job positions']);
+    seen.length = 0;
+    handlers!.event({ kind: 'account', symbols: [], parts: ['balance'] });
+    await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
+    handlers!.event({ kind: 'account', symbols: ['BTCUSDT'], parts: ['positions'] });
+    await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
+    expect(seen).toEqual(['background balance', 'job positions']);
+    state.close();
+  });
 });

@@ -41,7 +41,10 @@ export interface AccountListener {
 
 export interface AccountStateDeps {
   key: { id: string; network: Network };
+  /** Reads the guards wait on (the (re)connect's snapshot, a position change): a job's on the address's weight. */
   connector: TradingConnector;
+  /** Reads no one waits on (the slow reconcile, the balance after a fill), where the exchange weighs them per address; else `connector`. */
+  background?: TradingConnector;
   ctx: ConnectorContext;
   driver: PrivateStreamDriver;
   open: OpenSocket;
@@ -369,7 +372,8 @@ export class AccountState {
     const gen = this.generation;
     this.refreshing = (async () => {
       try {
-        const [positions, balance] = await Promise.all([parts.has('positions') ? this.readPositions() : null, parts.has('balance') ? this.readBalance() : null]);
+        // A position change holds every guard of the key on the exchange until read; the balance holds none.
+        const [positions, balance] = await Promise.all([parts.has('positions') ? this.readPositions(this.deps.connector) : null, parts.has('balance') ? this.readBalance(this.idle) : null]);
         if (this.stopped || gen !== this.generation) return;
         if (positions) this.setPositions(positions);
         if (balance) this.balance = balance;
@@ -391,8 +395,7 @@ export class AccountState {
    * open order weighs 40, one symbol's 1), those of the symbols the state holds orders or positions in, one
    * symbol at a time, when they are few: the stream told of the others, and a gap's reconnect reads them all.
    */
-  private async readOpenOrders(full: boolean): Promise<Order[]> {
-    const c = this.deps.connector;
+  private async readOpenOrders(full: boolean, c: TradingConnector): Promise<Order[]> {
     if (full || !this.deps.ctx.addressPacer) return c.openOrders();
     const symbols = new Set([...[...this.orders.values()].map((o) => o.symbol), ...this.positions.map((p) => p.symbol)]);
     const insts = [...symbols].map((s) => this.deps.ctx.instrument(s));
@@ -401,14 +404,19 @@ export class AccountState {
     return lists.flat();
   }
 
-  private readPositions(): Promise<Position[]> {
+  private readPositions(c: TradingConnector): Promise<Position[]> {
     this.restReads.positions += 1;
-    return this.deps.connector.positions();
+    return c.positions();
   }
 
-  private readBalance(): Promise<Balance> {
+  private readBalance(c: TradingConnector): Promise<Balance> {
     this.restReads.balance += 1;
-    return this.deps.connector.balance();
+    return c.balance();
+  }
+
+  /** The connector of reads no one waits on. */
+  private get idle(): TradingConnector {
+    return this.deps.background ?? this.deps.connector;
   }
 
   /** A full read of the positions: the held set and every symbol's last full row. */
@@ -460,7 +468,9 @@ export class AccountState {
     const gen = this.generation;
     this.buffer = [];
     try {
-      const [orders, positions, balance] = await Promise.all([this.readOpenOrders(withFills), this.readPositions(), this.readBalance()]);
+      // A (re)connect's snapshot is waited on (the guards read the exchange until it lands); the slow one is not.
+      const c = withFills ? this.deps.connector : this.idle;
+      const [orders, positions, balance] = await Promise.all([this.readOpenOrders(withFills, c), this.readPositions(c), this.readBalance(c)]);
       if (this.stopped || gen !== this.generation) return;
       this.orders.clear();
       for (const o of orders) {

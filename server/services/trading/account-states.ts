@@ -205,14 +205,17 @@ export class AccountStates {
   private async open(key: ApiKeyRow, creds: ExchangeCredentials): Promise<Slot> {
     const { connectors, db } = this.deps;
     const instruments = (await this.deps.exchangeInfo.instruments(key.exchange, key.network === 'TESTNET')).map(tradingInstrument);
-    // The state's own reads (snapshots, refreshes) are background: a trader's reads keep a reserve of the address's weight.
-    const ctx = { ...connectors.context(key, creds, instruments), readsFor: 'background' as const };
+    // The reads the key's guards wait on (a (re)connect's snapshot, a position change) are a job's on the address's
+    // weight; the slow reconcile and the balance are background: a trader's reads keep a reserve.
+    const ctx = { ...connectors.context(key, creds, instruments), readsFor: 'job' as const };
     const connector = connectors.connector(key.exchange, ctx);
+    const background = connectors.connector(key.exchange, { ...ctx, readsFor: 'background' });
     const xbtUsd = xbtUsdOf(connector, new Map(instruments.map((i) => [i.symbol.toUpperCase(), i])));
     const state = new AccountState({
       key,
       ctx,
       connector,
+      background,
       driver: connectors.driver(key.exchange),
       open: connectors.opener(key.exchange, key.network),
       record: (inst, fills) => recordSeenFills(db, key, creds.apiKey, inst, fills, xbtUsd),
