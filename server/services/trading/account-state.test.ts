@@ -10,7 +10,7 @@ import type { Balance, Order, Position } from '../../../src/api/contracts/tradin
 import type { PrivateStreamHandlers } from '../../exchanges/private-stream';
 import type { ConnectorContext, TradingConnector } from '../../exchanges/trading';
 import { WeightPacer } from '../../exchanges/weight-pacer';
-import { AccountState } from './account-state';
+import { AccountState, type AccountStateDeps } from './account-state';
 
 /** The state's own waits are up to 1 s (a fill's push): room beside them on a loaded machine. */
 const WAIT = { timeout: 10_000 };
@@ -93,6 +93,25 @@ function scripted() {
       pendingOrders = deferred<Order[]>();
     },
   };
+}
+
+/** A started state on `deps`' connectors whose stream is the test's (`stream()`: its handlers). */
+function streaming(deps: Pick<AccountStateDeps, 'key' | 'connector' | 'background' | 'ctx' | 'refreshMs' | 'snapshotMs'>) {
+  let handlers: PrivateStreamHandlers | null = null;
+  const state = new AccountState({
+    ...deps,
+    driver: async (_ctx, _open, h) => {
+      handlers = h;
+      return { close: () => undefined };
+    },
+    open: async () => {
+      throw new Error('not used');
+    },
+    record: async () => 0,
+    log: { warn: () => undefined },
+  });
+  state.start();
+  return { state, stream: () => handlers! };
 }
 
 describe('AccountState', () => {
@@ -269,28 +288,12 @@ describe('AccountState', () => {
       }),
       fills: vi.fn(async () => ({ data: [], next: null })),
     } as unknown as TradingConnector;
-    let handlers: PrivateStreamHandlers | null = null;
-    const state = new AccountState({
-      key: { id: 'k3', network: 'MAINNET' },
-      connector,
-      ctx: { instrument: (s: string) => ({ symbol: s }), addressPacer: pacer } as unknown as ConnectorContext,
-      driver: async (_ctx, _open, h) => {
-        handlers = h;
-        return { close: () => undefined };
-      },
-      open: async () => {
-        throw new Error('not used');
-      },
-      record: async () => 0,
-      log: { warn: () => undefined },
-      snapshotMs: 30,
-    });
-    state.start();
+    const { state, stream } = streaming({ key: { id: 'k3', network: 'MAINNET' }, connector, ctx: { instrument: (s: string) => ({ symbol: s }), addressPacer: pacer } as unknown as ConnectorContext, snapshotMs: 30 });
     await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
     await new Promise((r) => setTimeout(r, 200));
     // No reconcile started (it would hold the stream's events until its reads pass): an order placed now shows at once.
     expect(reads).toEqual([null]);
-    handlers!.event({ kind: 'order', order: order('Z', 'NEW') });
+    stream().event({ kind: 'order', order: order('Z', 'NEW') });
     expect(state.ordersFresh).toBe(true);
     expect(state.openOrders().map((o) => o.id)).toEqual(['Z']);
     state.close();
@@ -320,31 +323,20 @@ describe('AccountState', () => {
         fills: vi.fn(async () => ({ data: [], next: null })),
       }) as unknown as TradingConnector;
     const seen: string[] = [];
-    let handlers: PrivateStreamHandlers | null = null;
-    const state = new AccountState({
+    const { state, stream } = streaming({
       key: { id: 'k4', network: 'MAINNET' },
       connector: made('job', seen),
       background: made('background', seen),
       ctx: { instrument: () => undefined } as unknown as ConnectorContext,
-      driver: async (_ctx, _open, h) => {
-        handlers = h;
-        return { close: () => undefined };
-      },
-      open: async () => {
-        throw new Error('not used');
-      },
-      record: async () => 0,
-      log: { warn: () => undefined },
       refreshMs: 10,
       snapshotMs: 60_000,
     });
-    state.start();
     await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
     expect(seen.sort()).toEqual(['job balance', 'job orders', 'job positions']);
     seen.length = 0;
-    handlers!.event({ kind: 'account', symbols: [], parts: ['balance'] });
+    stream().event({ kind: 'account', symbols: [], parts: ['balance'] });
     await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
-    handlers!.event({ kind: 'account', symbols: ['BTCUSDT'], parts: ['positions'] });
+    stream().event({ kind: 'account', symbols: ['BTCUSDT'], parts: ['positions'] });
     await vi.waitFor(() => expect(state.fresh).toBe(true), WAIT);
     expect(seen).toEqual(['background balance', 'job positions']);
     state.close();
