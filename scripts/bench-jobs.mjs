@@ -105,6 +105,9 @@ async function run(instances, db, hold) {
   const symbols = await binanceMarket(first.base);
   const { placed, failed: bracketsFailed, deferred: bracketsDeferred, reasons: bracketReasons } = await placeBrackets(instances, xsrf, keys, symbols, PER_KEY);
   const bracketsS = (Date.now() - tBrackets) / 1000;
+  // A placement that waited out 429s can take minutes: the tabs refresh their tokens as a browser's do (every 10 min).
+  await refreshUsers(instances.find((i) => i.alive).base, xsrf, users);
+  sockets.reauth();
 
   const admin = await adminToken(first.base, xsrf);
   const requests = async (inst) => (inst.alive ? await api(inst.base, 'GET', '/sim/_control/requests', { token: admin }) : { byKey: {}, weightByKey: {} });
@@ -147,6 +150,7 @@ async function run(instances, db, hold) {
   const paths = await Promise.all(instances.filter((i) => i.alive).map(async (i) => (await api(i.base, 'GET', '/sim/_control/requests', { token: admin })).byPath));
   const live = instances.find((i) => i.alive);
   await refreshUsers(live.base, xsrf, users);
+  sockets.reauth();
   const alertRows = new Map((await db.query(`select id, status, triggered_at, triggered_price, updated_at from alerts`)).rows.map((r) => [r.id, r]));
   const notes = (await db.query(`select ref_id, count(*)::int as n from notifications where kind = 'alert' group by ref_id`)).rows;
   const jobs = (await db.query(`select kind, key, state, lease_owner, attempts, last_error from jobs`)).rows;
