@@ -111,7 +111,17 @@ export interface RateLimitRules {
    * A weight the exchange counts per address (every key of this server): reads wait for room (`WeightPacer`),
    * `readBudget` of each window of `windowMs`; `header` is the exchange's count; `weight` what a call costs.
    */
-  pace?: { header: string; readBudget: number; windowMs: number; weight(call: SignedCall): number };
+  pace?: {
+    header: string;
+    readBudget: number;
+    windowMs: number;
+    weight(call: SignedCall): number;
+    /**
+     * A look-up of one order (a guard's before it places a stop, a bracket recovering a leg) or of the server's time
+     * (a signature waits on it): counted, never held for a trader or a job.
+     */
+    lookup?(call: SignedCall): boolean;
+  };
 }
 
 /** The answer's envelope as the exchange writes it: the payload, or its code and message. */
@@ -268,7 +278,8 @@ export class SignedClient {
    * refused past the pacer's wait), then the key's hold is checked again; an order never waits, nor does a
    * trader's read of weight 1 (one order's look-up: a bracket's recovery of a leg whose answer was lost).
    * A job's or a background read of any weight waits its turn (a guard polling one symbol's orders weighs 1 a
-   * read, and hundreds of guards would otherwise push the address past the exchange's limit).
+   * read, and hundreds of guards would otherwise push the address past the exchange's limit) — except a guard's
+   * look-up of one order (`pace.lookup`), which comes right before it places a stop and is only counted.
    */
   private async pace(call: SignedCall): Promise<void> {
     const { ctx, protocol } = this;
@@ -276,7 +287,9 @@ export class SignedClient {
     if (!pace || !ctx.addressPacer) return;
     const weight = pace.weight(call);
     const readFor = ctx.readsFor ?? 'trader';
-    if (call.method === 'GET' && (weight > 1 || readFor !== 'trader')) {
+    // One order's look-up by a trader or a guard never waits: a stop is placed right after it.
+    const lookup = readFor !== 'background' && pace.lookup?.(call) === true;
+    if (call.method === 'GET' && !lookup && (weight > 1 || readFor !== 'trader')) {
       await ctx.addressPacer.read(weight, readFor);
       ctx.gate.check();
     } else ctx.addressPacer.write(weight);

@@ -175,6 +175,10 @@ describe('binance connector', () => {
     void guard.positions().then(() => outcomes.push('positions'), () => outcomes.push('refused'));
     await new Promise((r) => setTimeout(r, 50));
     expect([outcomes, d.sent.length]).toEqual([[], 0]);
+    // …but its look-up of one order, right before it places a stop, is only counted.
+    void guard.orderByClientId(BTCUSDT, 'term-0010', false).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(d.sent.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual(['GET /fapi/v1/order']);
   });
 
   it("a public read (one ticker) is weighed on the address like a signed one, and its answer's count holds every key", async () => {

@@ -20,7 +20,13 @@ export const BINANCE_RATE_LIMITS: RateLimitRules = {
   // 429 and 418 carry Retry-After (seconds); without one, the 1-minute weight window.
   wait: { retryAfter: true, fallbackMs: 60_000 },
   // Reads take at most 1,800 of the address's 2,400 a minute: the rest is left to cancels (orders weigh 0).
-  pace: { header: 'x-mbx-used-weight-1m', readBudget: 1_800, windowMs: 60_000, weight: binanceCallWeight },
+  pace: {
+    header: 'x-mbx-used-weight-1m',
+    readBudget: 1_800,
+    windowMs: 60_000,
+    weight: binanceCallWeight,
+    lookup: (call) => call.method === 'GET' && ['/fapi/v1/order', '/fapi/v1/algoOrder', '/fapi/v1/time'].includes(call.path),
+  },
 };
 
 /**
