@@ -3,6 +3,7 @@ import { cmp, dec } from '../../../src/api/contracts/decimal';
 import type { Balance, Fill, Order, Position, StreamState } from '../../../src/api/contracts/trading';
 import type { AccountPart, OpenSocket, PrivateEvent, PrivateStream, PrivateStreamDriver } from '../../exchanges/private-stream';
 import { TradeRefusedError, type ConnectorContext, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+import { AccountRest } from './account-rest';
 import { tagOrder } from './ids';
 
 /**
@@ -68,8 +69,6 @@ const OPEN = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
 const RECENT_MAX = 500;
 /** The weight a snapshot may take of the address's window (Binance's heaviest: every open order 40 + 40, positions 5, the account 5). */
 const SNAPSHOT_ROOM = 90;
-/** The slow reconcile reads open orders symbol by symbol up to this many symbols (`readOpenOrders`). */
-const BY_SYMBOL_MAX = 10;
 const defaultBackoff = (n: number) => Math.min(30_000, 500 * 2 ** Math.min(n, 6));
 const isZeroSize = (size: string) => cmp(dec(size), dec('0')) === 0;
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -105,12 +104,18 @@ export class AccountState {
   private refreshing: Promise<void> | null = null;
   private pushTimer: NodeJS.Timeout | null = null;
   private emitting = false;
-  /** REST reads of positions and balance since the state opened (the budget's tests read them). */
-  readonly restReads: Record<AccountPart, number> = { positions: 0, balance: 0 };
+  private readonly reads: AccountRest;
   private readonly timers = new Set<NodeJS.Timeout>();
   private refreshTimer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: AccountStateDeps) {}
+  constructor(private readonly deps: AccountStateDeps) {
+    this.reads = new AccountRest(deps);
+  }
+
+  /** REST reads of positions and balance since the state opened (the budget's tests read them). */
+  get restReads(): Readonly<Record<AccountPart, number>> {
+    return this.reads.counts;
+  }
 
   get apiKeyId(): string {
     return this.deps.key.id;
@@ -373,7 +378,7 @@ export class AccountState {
     this.refreshing = (async () => {
       try {
         // A position change holds every guard of the key on the exchange until read; the balance holds none.
-        const [positions, balance] = await Promise.all([parts.has('positions') ? this.readPositions(this.deps.connector) : null, parts.has('balance') ? this.readBalance(this.idle) : null]);
+        const [positions, balance] = await Promise.all([parts.has('positions') ? this.reads.positions(this.reads.waited) : null, parts.has('balance') ? this.reads.balance(this.reads.idle) : null]);
         if (this.stopped || gen !== this.generation) return;
         if (positions) this.setPositions(positions);
         if (balance) this.balance = balance;
@@ -388,35 +393,6 @@ export class AccountState {
       this.refreshing = null;
     });
     return this.refreshing;
-  }
-
-  /**
-   * Every open order — or, on the slow reconcile where the exchange weighs reads per address (Binance: every
-   * open order weighs 40, one symbol's 1), those of the symbols the state holds orders or positions in, one
-   * symbol at a time, when they are few: the stream told of the others, and a gap's reconnect reads them all.
-   */
-  private async readOpenOrders(full: boolean, c: TradingConnector): Promise<Order[]> {
-    if (full || !this.deps.ctx.addressPacer) return c.openOrders();
-    const symbols = new Set([...[...this.orders.values()].map((o) => o.symbol), ...this.positions.map((p) => p.symbol)]);
-    const insts = [...symbols].map((s) => this.deps.ctx.instrument(s));
-    if (symbols.size > BY_SYMBOL_MAX || insts.some((i) => !i)) return c.openOrders();
-    const lists = await Promise.all(insts.map((i) => c.openOrders(i)));
-    return lists.flat();
-  }
-
-  private readPositions(c: TradingConnector): Promise<Position[]> {
-    this.restReads.positions += 1;
-    return c.positions();
-  }
-
-  private readBalance(c: TradingConnector): Promise<Balance> {
-    this.restReads.balance += 1;
-    return c.balance();
-  }
-
-  /** The connector of reads no one waits on. */
-  private get idle(): TradingConnector {
-    return this.deps.background ?? this.deps.connector;
   }
 
   /** A full read of the positions: the held set and every symbol's last full row. */
@@ -469,8 +445,7 @@ export class AccountState {
     this.buffer = [];
     try {
       // A (re)connect's snapshot is waited on (the guards read the exchange until it lands); the slow one is not.
-      const c = withFills ? this.deps.connector : this.idle;
-      const [orders, positions, balance] = await Promise.all([this.readOpenOrders(withFills, c), this.readPositions(c), this.readBalance(c)]);
+      const [orders, positions, balance] = await this.reads.snapshot(withFills, { orders: this.orders.values(), positions: this.positions });
       if (this.stopped || gen !== this.generation) return;
       this.orders.clear();
       for (const o of orders) {
@@ -485,7 +460,7 @@ export class AccountState {
       this.flush();
       const view = this.view();
       if (view) this.emit((l) => l.snapshot?.(view));
-      if (withFills) await this.recordFills(orders, positions);
+      if (withFills) await this.reads.recordFills(orders, positions);
     } catch (err) {
       this.flush();
       this.deps.log.warn({ err: message(err), apiKeyId: this.apiKeyId }, 'account snapshot failed');
@@ -498,19 +473,5 @@ export class AccountState {
     const held = this.buffer ?? [];
     this.buffer = null;
     for (const e of held) this.apply(e);
-  }
-
-  /** A (re)connect may have missed fills: those of the symbols involved are read and recorded. */
-  private async recordFills(orders: Order[], positions: Position[]): Promise<void> {
-    const symbols = new Set([...positions.map((p) => p.symbol), ...orders.map((o) => o.symbol)]);
-    for (const s of symbols) {
-      const inst = this.deps.ctx.instrument(s);
-      if (!inst) continue;
-      try {
-        await this.deps.record(inst, (await this.deps.connector.fills(inst)).data);
-      } catch (err) {
-        this.deps.log.warn({ err: message(err), apiKeyId: this.apiKeyId }, 'recording fills failed');
-      }
-    }
   }
 }
