@@ -278,16 +278,30 @@ export interface AlertCrossing {
  * transaction holds each of its users' notification locks to its end.
  */
 export async function fireAlerts(db: Db, crossings: readonly AlertCrossing[], events?: EventBus | null): Promise<Array<{ row: AlertRow; notification: NotificationRow | null }>> {
+  // One crossing per alert: of two versions of one alert queued together, the newer (the row holds only one).
+  const byId = new Map<string, AlertCrossing>();
+  for (const c of crossings) {
+    const had = byId.get(c.alert.id);
+    if (!had || had.alert.updatedAt.getTime() < c.alert.updatedAt.getTime()) byId.set(c.alert.id, c);
+  }
+  const list = [...byId.values()];
+  if (!list.length) return [];
   const fired = await withEvents(db, events, async (tx, emit) => {
-    const rows: AlertRow[] = [];
-    for (const { alert, price, at } of crossings) {
-      const [row] = await tx
-        .update(alerts)
-        .set({ status: 'triggered', triggeredAt: at, triggeredPrice: price })
-        .where(and(eq(alerts.id, alert.id), eq(alerts.status, 'active'), eq(alerts.updatedAt, alert.updatedAt), crosses(price)))
-        .returning();
-      if (row) rows.push(row);
-    }
+    // One statement for all of them (a burst fires dozens per user): each row judged by its own version and price.
+    const each = (part: (c: AlertCrossing) => SQL) => sql`case ${alerts.id} ${sql.join(list.map((c) => sql`when ${c.alert.id}::uuid then ${part(c)}`), sql` `)} end`;
+    const updated = await tx
+      .update(alerts)
+      .set({ status: 'triggered', triggeredAt: sql`${each((c) => sql`${c.at.toISOString()}::timestamptz`)}`, triggeredPrice: sql`${each((c) => sql`${c.price}::float8`)}` })
+      .where(
+        and(
+          inArray(alerts.id, [...byId.keys()]),
+          eq(alerts.status, 'active'),
+          each((c) => sql`(${alerts.updatedAt} = ${c.alert.updatedAt.toISOString()}::timestamptz and ${crosses(c.price)})`),
+        ),
+      )
+      .returning();
+    const order = new Map(list.map((c, i) => [c.alert.id, i]));
+    const rows = updated.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     const notes = await insertNotifications(
       tx as unknown as Db,
       rows.map((row) => ({

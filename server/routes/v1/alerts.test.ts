@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { ALERTS_ACTIVE_MAX, ALERTS_DISABLED_MESSAGE, ALERTS_TRIGGERED_KEPT, type Alert } from '../../../src/api/contracts/alerts';
 import { alerts } from '../../db/schema-alerts';
 import { jobs, notifications } from '../../db/schema-jobs';
-import { fireAlert } from '../../services/alerts';
+import { fireAlert, fireAlerts } from '../../services/alerts';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
@@ -210,6 +210,39 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     expect((await list(alice, 'active')).find((a) => a.id === moved.id)?.triggerPrice).toBe(61_200);
     // The browser does not decide any more: there is no trigger route.
     expect((await t.client.post(`/v1/alerts/${moved.id}/trigger`, { price: 70_000 }, as(alice))).statusCode).toBe(404);
+  });
+
+  it('fires a burst of one user’s crossings in one go, each judged by its own version and price', async () => {
+    const user = await t.signInAs('user');
+    const up = await create(user, { ...BTC, initialPrice: 60_000, triggerPrice: 61_000 });
+    const down = await create(user, { ...BTC, initialPrice: 60_000, triggerPrice: 59_000 });
+    const notYet = await create(user, { ...BTC, initialPrice: 60_000, triggerPrice: 62_000 });
+    const moved = await create(user, { ...BTC, initialPrice: 60_000, triggerPrice: 63_000 });
+    const rows = async () => new Map((await t.db.select().from(alerts).where(eq(alerts.userId, user.id))).map((r) => [r.id, r]));
+    const held = await rows();
+    // Moved after the evaluator read it: its old version fires nothing, the new one (queued beside it) does.
+    await t.client.patch(`/v1/alerts/${moved.id}`, { triggerPrice: 64_000, initialPrice: 60_000 }, as(user));
+    const fresh = (await rows()).get(moved.id)!;
+    const at1 = new Date('2026-11-28T08:00:00.123Z');
+    const at2 = new Date('2026-11-28T08:00:01.456Z');
+    const fired = await fireAlerts(t.db, [
+      { alert: held.get(up.id)!, price: 61_000.5, at: at1 },
+      { alert: held.get(down.id)!, price: 58_999.25, at: at2 },
+      { alert: held.get(notYet.id)!, price: 61_999, at: at1 },
+      { alert: held.get(moved.id)!, price: 64_500, at: at1 },
+      { alert: fresh, price: 64_000, at: at2 },
+    ]);
+    expect(fired.map((f) => f.row.id)).toEqual([up.id, down.id, moved.id]);
+    const after = await rows();
+    expect(after.get(up.id)).toMatchObject({ status: 'triggered', triggeredPrice: 61_000.5, triggeredAt: at1 });
+    expect(after.get(down.id)).toMatchObject({ status: 'triggered', triggeredPrice: 58_999.25, triggeredAt: at2 });
+    expect(after.get(notYet.id)).toMatchObject({ status: 'active', triggeredPrice: null, triggeredAt: null });
+    expect(after.get(moved.id)).toMatchObject({ status: 'triggered', triggeredPrice: 64_000, triggeredAt: at2 });
+    const notes = await t.db.select().from(notifications).where(eq(notifications.userId, user.id));
+    expect(notes.map((n) => n.refId).sort()).toEqual([up.id, down.id, moved.id].sort());
+    // The same burst again (a retry after a write that landed): nothing fires twice.
+    expect(await fireAlerts(t.db, [{ alert: held.get(up.id)!, price: 61_001, at: at2 }, { alert: fresh, price: 64_001, at: at2 }])).toEqual([]);
+    expect(await t.db.select().from(notifications).where(eq(notifications.userId, user.id))).toHaveLength(3);
   });
 
   it('wakes the exchange’s evaluator job when an alert is set, moved or re-armed', async () => {

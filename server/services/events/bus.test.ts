@@ -57,6 +57,18 @@ describe.each(TEST_DRIVERS)('event bus on %s', (driver) => {
     await close?.();
   });
 
+  it('a transaction’s many events reach the other instance all, in the order published, with its commit', async () => {
+    const one = await bus((d) => [postgresTransport(d, channel, log)]);
+    const two = await bus((d) => [postgresTransport(d, channel, log)]);
+    const gotTwo = recorder(two);
+    const sent = Array.from({ length: 25 }, deleted);
+    await one.transaction(db, async (_tx, emit) => {
+      for (const e of sent) await emit('api-key.deleted', e);
+    });
+    await until('the other instance hears all of them', () => gotTwo.length >= sent.length);
+    expect(gotTwo).toEqual(sent);
+  });
+
   it('a committed event reaches this instance once and the other instance once; a rolled-back one reaches nobody', async () => {
     const one = await bus((d) => [postgresTransport(d, channel, log)]);
     const two = await bus((d) => [postgresTransport(d, channel, log)]);

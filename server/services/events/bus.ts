@@ -83,10 +83,14 @@ export class EventBus {
         const env = this.envelope(name, payload);
         for (const h of this.txHandlers.get(name) ?? []) await h(tx, env.payload as AppEvent<AppEventName>);
         emitted.push(env);
-        const message = JSON.stringify(env);
-        for (const t of this.opts.transports) await t.inTransaction?.(tx as unknown as Db, message);
       };
-      return work(tx, emit);
+      const out = await work(tx, emit);
+      // One statement for all of the transaction's events (a burst of fired alerts publishes dozens), sent with it.
+      if (emitted.length) {
+        const messages = emitted.map((env) => JSON.stringify(env));
+        for (const t of this.opts.transports) await t.inTransaction?.(tx as unknown as Db, messages);
+      }
+      return out;
     });
     await this.delivered(emitted);
     return result;

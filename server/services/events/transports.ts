@@ -6,8 +6,11 @@ import { listenChannel } from '../../db/listen';
 /** How events leave this instance and how other instances' events arrive. */
 export interface EventTransport {
   readonly name: string;
-  /** Inside the causing transaction: the message goes out if and only if it commits (PostgreSQL NOTIFY). */
-  inTransaction?(tx: Db, message: string): Promise<void>;
+  /**
+   * Inside the causing transaction, at the end of its work: its messages, in order, go out if and only if it
+   * commits (PostgreSQL NOTIFY) — all in one statement, however many events the transaction published.
+   */
+  inTransaction?(tx: Db, messages: readonly string[]): Promise<void>;
   /** After the commit (Redis PUBLISH): a failure is logged by the bus, never thrown at the caller. */
   afterCommit?(message: string): Promise<void>;
   /**
@@ -39,9 +42,11 @@ const MAX_NOTIFY_BYTES = 7900;
 export function postgresTransport(db: Db, channel: string, log: TransportLog): EventTransport {
   return {
     name: 'postgres',
-    async inTransaction(tx, message) {
-      if (Buffer.byteLength(message) > MAX_NOTIFY_BYTES) throw new Error(`event too large for NOTIFY (${Buffer.byteLength(message)} bytes)`);
-      await tx.execute(sql`select pg_notify(${channel}, ${message})`);
+    async inTransaction(tx, messages) {
+      for (const m of messages) if (Buffer.byteLength(m) > MAX_NOTIFY_BYTES) throw new Error(`event too large for NOTIFY (${Buffer.byteLength(m)} bytes)`);
+      if (!messages.length) return;
+      // unnest reads the array in order: the notifications are queued, and heard, in the order published.
+      await tx.execute(sql`select pg_notify(${channel}, m) from unnest(array[${sql.join(messages.map((m) => sql`${m}`), sql`, `)}]::text[]) as m`);
     },
     listen: (onMessage, onReconnect) => listenChannel(db, channel, { onMessage, onReconnect }, log),
   };

@@ -295,7 +295,10 @@ class AlertWatch {
           for (let g = groups.shift(); g; g = groups.shift()) {
             const list = g;
             try {
+              const started = performance.now();
               const fired = await fireAlerts(this.opts.db, list.map((f) => f.crossing), this.opts.events);
+              const took = performance.now() - started;
+              if (took > SLOW_FIRE_MS) this.opts.log?.warn({ alerts: list.length, fired: fired.length, ms: Math.round(took) }, 'Firing alerts was slow');
               for (const f of list) this.unwritten.delete(versionOf(f.a));
               for (const { notification } of fired) {
                 if (notification) await this.opts.onNotification?.(notification).catch((err: unknown) => this.opts.log?.warn({ err }, 'Could not send the e-mail of a fired alert'));
@@ -390,6 +393,8 @@ function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): 
 const HEARD_WAIT_MS = 3000;
 /** Firing transactions at once per evaluator (each one user's crossings). */
 const FIRE_CONCURRENCY = 4;
+/** A firing (its transaction and the push after its commit) slower than this is logged: its alerts rang late. */
+const SLOW_FIRE_MS = 250;
 /** A failed firing is written again after 250 ms, doubling up to 5 s. */
 const FIRE_RETRY_MS = 250;
 const FIRE_RETRY_MAX_MS = 5000;
