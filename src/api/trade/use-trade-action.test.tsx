@@ -12,6 +12,7 @@ import { apiClient, http } from '../client';
 import type { Order, PlaceOrderBody } from '../contracts/trading';
 import { useOpenOrders } from './list-open-orders';
 import { usePlaceOrder } from './place-order';
+import { reportAccountStream } from './stream-liveness';
 import type { TradeKey } from './trade-key';
 
 const KEY: TradeKey = { apiKeyId: '22222222-2222-4222-8222-222222222222', keyPassword: 'pw' };
@@ -85,4 +86,24 @@ it('the answer’s order replaces its TEMPORARY row at once; one answered filled
   act(() => result.current.place.mutate({ ...limit('c2'), type: 'MARKET', price: undefined }));
   await waitFor(() => expect(posts).toBe(2));
   await waitFor(() => expect(rows()).toEqual(['c1:NEW']));
+});
+
+it('while the key’s account stream is live, an order reads the open orders again only through the stream', async () => {
+  const { result } = renderHook(() => ({ orders: useOpenOrders(KEY), place: usePlaceOrder(KEY, 'binance') }), { wrapper });
+  await waitFor(() => expect(result.current.orders.data).toEqual([]));
+  expect(reads).toBe(1);
+
+  reportAccountStream(KEY.apiKeyId, true);
+  try {
+    await act(() => result.current.place.mutateAsync(limit('c3')));
+    expect(result.current.orders.data?.map((o) => o.clientOrderId)).toEqual(['c3']);
+    // Settled without a read of the open orders: the row came from the answer, its updates come from the stream.
+    expect(reads).toBe(1);
+  } finally {
+    reportAccountStream(KEY.apiKeyId, false);
+  }
+
+  // The stream down: the order is followed by a read of the open orders again (it never answers here).
+  act(() => result.current.place.mutate(limit('c4')));
+  await waitFor(() => expect(reads).toBe(2));
 });

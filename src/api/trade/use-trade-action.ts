@@ -2,13 +2,17 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Order } from '../contracts/trading';
 import { httpStatus } from '../errors';
 import { markOutOfSync } from './out-of-sync';
+import { isAccountStreamLive } from './stream-liveness';
 import { tradeQueryKey, type TradeKey } from './trade-key';
+
+/** The parts of a key's account its live stream keeps current (`tradeQueryKey`'s third element). */
+const STREAMED_PARTS: ReadonlySet<string> = new Set(['orders', 'positions', 'balance']);
 
 /** Statuses of an order that is still open (a row of the open orders). */
 const OPEN_STATUSES: ReadonlySet<Order['status']> = new Set(['NEW', 'PARTIALLY_FILLED', 'UNTRIGGERED']);
 
 /**
- * A trading action; afterwards the account is read again (the stream usually got there first).
+ * A trading action; afterwards the account is read again (what its live stream does not keep, while it is live).
  * `optimistic` rows (SPEC status TEMPORARY) show in the open orders until the exchange answered;
  * `acknowledged` gives the orders the answer carries (the exchange's acknowledgement): the open ones take the
  * TEMPORARY rows' place at once, without waiting for the read that follows (issue 25: click → acknowledged row).
@@ -51,7 +55,14 @@ export function useTradeAction<A, R>(
       }
       queryClient.setQueryData<Order[]>(tradeQueryKey.orders(k.apiKeyId), (list = []) => list.filter((o) => !temporary.includes(o.id)));
     },
-    onSettled: () => (k ? queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(k.apiKeyId) }) : undefined),
+    // Afterwards the key's account is read again — but while its stream is live, not what the stream keeps (the open
+    // orders from its events, positions and balance on its fills): those reads and their re-renders would land on
+    // the row the answer just drew (issue 25: click → acknowledged row). The polling (15 s) stays as the fallback.
+    onSettled: () => {
+      if (!k) return undefined;
+      const streamed = isAccountStreamLive(k.apiKeyId);
+      return queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(k.apiKeyId), predicate: (q) => !streamed || !STREAMED_PARTS.has(String(q.queryKey[2])) });
+    },
     meta: { errorMessage },
   });
 }

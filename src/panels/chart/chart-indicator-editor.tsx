@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { IndicatorKind } from '../../engine';
 import { newIndicator, type ChartIndicator } from '../../state/chart-indicators';
 import { addChartIndicator, removeChartIndicator, updateChartIndicator } from '../../state/chart-links';
@@ -13,12 +13,11 @@ export interface IndicatorEditing {
 /** Which indicator the dialog edits (null: closed); `add` starts a new one with its defaults. */
 export function useIndicatorEditing(indicators: readonly ChartIndicator[]) {
   const [editing, setEditing] = useState<IndicatorEditing | null>(null);
-  return {
-    editing,
-    add: (kind: IndicatorKind) => setEditing({ indicator: newIndicator(kind, indicators), isNew: true }),
-    edit: (indicator: ChartIndicator) => setEditing({ indicator, isNew: false }),
-    close: () => setEditing(null),
-  };
+  // Stable callbacks: the chart's header (which holds the Indicators menu) is memoised on them.
+  const add = useCallback((kind: IndicatorKind) => setEditing({ indicator: newIndicator(kind, indicators), isNew: true }), [indicators]);
+  const edit = useCallback((indicator: ChartIndicator) => setEditing({ indicator, isNew: false }), []);
+  const close = useCallback(() => setEditing(null), []);
+  return { editing, add, edit, close };
 }
 
 /** The indicator dialog for one chart: saves, adds or removes in the chart's config (`chartLinks`). */

@@ -1,5 +1,5 @@
 import { Box, Group, Stack } from '@mantine/core';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import type { ChartOptions } from '../../engine';
 import { removeChartIndicator, setActiveChart } from '../../state/chart-links';
 import { ChartHeader } from '../shared/chart-header';
@@ -60,12 +60,20 @@ export function ChartPanel({ node }: PanelProps) {
   useEngineResize(engine, node);
   const menu = useChartMenu(engine, crosshair);
   const onClickCapture = useShiftClickOrder(crosshair, livePrice, tickSize);
-
-  return (
-    <Stack gap={0} h="100%" onPointerDownCapture={() => setActiveChart(id)}>
+  // The same element while its inputs stand: the panel re-renders on every order and position change (its trade
+  // lines), and the header (pair search, interval, menus) has nothing to redraw then (issue 25: click → row).
+  const header = useMemo(
+    () => (
       <ChartHeader chartId={id}>
         <IndicatorMenu indicators={view.indicators} onAdd={editor.add} onEdit={editor.edit} />
       </ChartHeader>
+    ),
+    [id, view.indicators, editor.add, editor.edit],
+  );
+
+  return (
+    <Stack gap={0} h="100%" onPointerDownCapture={() => setActiveChart(id)}>
+      {header}
       <Group gap={0} wrap="nowrap" align="stretch" style={{ flex: 1, minHeight: 0, borderTop: '1px solid var(--mantine-color-dark-4)' }}>
         {drawingOn ? <DrawingToolbar fibEnabled={fibOn} position={positionTool} /> : null}
         <Box

@@ -1,20 +1,17 @@
 import { Group } from '@mantine/core';
 import { useSnapshot } from 'valtio';
 import { dec, str } from '../../api/contracts/decimal';
-import type { Order } from '../../api/contracts/trading';
+import type { AmendOrderBody, Order } from '../../api/contracts/trading';
 import { userSettings } from '../../state/user-settings';
 import { show } from '../shared/trading/format';
 import { AmendPopover } from './amend-popover';
 import { ConfirmButton } from './confirm-button';
-import type { useAmendOrder } from '../../api/trade/amend-order';
-import type { useCancelOrder } from '../../api/trade/cancel-order';
-import type { useExecuteOrder } from '../../api/trade/execute-order';
 
-/** The Orders panel's actions, one set for every row. */
+/** The Orders panel's actions, one set for every row, the same from render to render (the rows are memoised). */
 export interface OpenOrderActions {
-  cancel: ReturnType<typeof useCancelOrder>;
-  amend: ReturnType<typeof useAmendOrder>;
-  execute: ReturnType<typeof useExecuteOrder>;
+  cancel(id: string): void;
+  amend(id: string, body: AmendOrderBody): void;
+  execute(id: string): void;
   canExecute: boolean;
 }
 
@@ -24,7 +21,7 @@ export function OpenOrderButtons({ order: o, typeLabel, actions }: { order: Orde
   const traded = o.symbol === s.tradingPair;
   return (
     <Group gap={2} wrap="nowrap">
-      <AmendPopover order={o} tick={traded ? str(dec(s.tickSize)) : null} step={traded ? str(dec(s.stepSize)) : null} onAmend={(body) => actions.amend.mutate({ id: o.id, body })} />
+      <AmendPopover order={o} tick={traded ? str(dec(s.tickSize)) : null} step={traded ? str(dec(s.stepSize)) : null} onAmend={(body) => actions.amend(o.id, body)} />
       {actions.canExecute && o.status === 'UNTRIGGERED' ? (
         // Executing a waiting stop trades at market now (a reduce-only one closes the position): the close-position confirm flag.
         <ConfirmButton
@@ -32,13 +29,13 @@ export function OpenOrderButtons({ order: o, typeLabel, actions }: { order: Orde
           variant="subtle"
           confirm={s.confirmClosePosition}
           question={`${o.side === 'BUY' ? 'Buy' : 'Sell'} ${show(o.qty)} ${o.symbol} at market now${o.reduceOnly ? ' (reduces the position)' : ''}?`}
-          onConfirm={() => actions.execute.mutate(o.id)}
+          onConfirm={() => actions.execute(o.id)}
           aria-label={`Execute ${o.symbol} ${typeLabel} now`}
         >
           Execute
         </ConfirmButton>
       ) : null}
-      <ConfirmButton size="compact-xs" variant="subtle" color="red" confirm={s.confirmCancelOrder} question="Cancel this order?" onConfirm={() => actions.cancel.mutate(o.id)} aria-label={`Cancel ${o.symbol} ${typeLabel}`}>
+      <ConfirmButton size="compact-xs" variant="subtle" color="red" confirm={s.confirmCancelOrder} question="Cancel this order?" onConfirm={() => actions.cancel(o.id)} aria-label={`Cancel ${o.symbol} ${typeLabel}`}>
         Cancel
       </ConfirmButton>
     </Group>

@@ -1,4 +1,5 @@
 import { Badge, Table, Text } from '@mantine/core';
+import { memo } from 'react';
 import type { Order } from '../../api/contracts/trading';
 import type { useManagedBracketIds, useWaitingLegs } from '../../api/trade/managed';
 import { MANAGED_NOTE, show } from '../shared/trading/format';
@@ -16,7 +17,8 @@ const TYPE_LABEL: Record<Order['type'], string> = {
   CONDITIONAL: 'Conditional',
 };
 
-function age(iso: string, now: number): string {
+/** How long ago an order was placed, as its row says it (`now`: the panel's render). */
+export function orderAge(iso: string, now: number): string {
   const s = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;
@@ -31,8 +33,12 @@ export interface OpenOrderMarks {
   leftLive: ReadonlyMap<string, string>;
 }
 
-/** One open order: its terms, its role in a bracket (and what waits for its fill), its age and its buttons. */
-export function OpenOrderRow({ order: o, now, marks, actions }: { order: Order; now: number; marks: OpenOrderMarks; actions: OpenOrderActions }) {
+/**
+ * One open order: its terms, its role in a bracket (and what waits for its fill), its age and its buttons. Memoised:
+ * a new order in the list renders its own row only (issue 25: click → acknowledged row), so its props are the
+ * order itself (kept by reference while unchanged), its age as said, and the panel's stable marks and actions.
+ */
+export const OpenOrderRow = memo(function OpenOrderRow({ order: o, age, marks, actions }: { order: Order; age: string; marks: OpenOrderMarks; actions: OpenOrderActions }) {
   return (
     <Table.Tr>
       <Table.Td fw={600}>{o.symbol}</Table.Td>
@@ -66,8 +72,8 @@ export function OpenOrderRow({ order: o, now, marks, actions }: { order: Order; 
           </Badge>
         ) : null}
       </Table.Td>
-      <Table.Td>{age(o.createdAt, now)}</Table.Td>
+      <Table.Td>{age}</Table.Td>
       <Table.Td>{o.status === 'TEMPORARY' ? null : <OpenOrderButtons order={o} typeLabel={TYPE_LABEL[o.type]} actions={actions} />}</Table.Td>
     </Table.Tr>
   );
-}
+});

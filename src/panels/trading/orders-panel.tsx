@@ -1,4 +1,5 @@
 import { Group, Table, Tabs, Text } from '@mantine/core';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useSnapshot } from 'valtio';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useAmendOrder } from '../../api/trade/amend-order';
@@ -14,7 +15,7 @@ import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from '../shared/trading/account-gate';
 import { ConfirmButton } from './confirm-button';
 import type { OpenOrderActions } from './open-order-buttons';
-import { OpenOrderRow, type OpenOrderMarks } from './open-order-row';
+import { OpenOrderRow, orderAge, type OpenOrderMarks } from './open-order-row';
 import { useTradingAccount } from '../shared/trading/use-trading-account';
 
 /** Open orders (waiting stops included), live from the account stream; cancel one (confirm per the flag) or all. */
@@ -44,13 +45,26 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
   const s = useSnapshot(userSettings);
   const orders = useOpenOrders(account.tradeKey);
   const apiKeyId = account.tradeKey?.apiKeyId ?? null;
-  const marks: OpenOrderMarks = { managed: useManagedBracketIds(apiKeyId), waiting: useWaitingLegs(apiKeyId), leftLive: useLeftLive(apiKeyId) };
-  const actions: OpenOrderActions = {
-    cancel: useCancelOrder(account.tradeKey),
-    amend: useAmendOrder(account.tradeKey),
-    execute: useExecuteOrder(account.tradeKey),
-    canExecute: useFeatureFlag('FF_ENABLE_EXECUTE_NON_TRIGGERED'),
-  };
+  const managed = useManagedBracketIds(apiKeyId);
+  const waiting = useWaitingLegs(apiKeyId);
+  const leftLive = useLeftLive(apiKeyId);
+  const marks = useMemo<OpenOrderMarks>(() => ({ managed, waiting, leftLive }), [managed, waiting, leftLive]);
+  // The rows are memoised: their actions stay the same object and call the latest mutations.
+  const mutations = { cancel: useCancelOrder(account.tradeKey), amend: useAmendOrder(account.tradeKey), execute: useExecuteOrder(account.tradeKey) };
+  const latest = useRef(mutations);
+  useLayoutEffect(() => {
+    latest.current = mutations;
+  });
+  const canExecute = useFeatureFlag('FF_ENABLE_EXECUTE_NON_TRIGGERED');
+  const actions = useMemo<OpenOrderActions>(
+    () => ({
+      cancel: (id) => latest.current.cancel.mutate(id),
+      amend: (id, body) => latest.current.amend.mutate({ id, body }),
+      execute: (id) => latest.current.execute.mutate(id),
+      canExecute,
+    }),
+    [canExecute],
+  );
   const cancelAll = useCancelAllOrders(account.tradeKey);
   if (!orders.data) return <Text size="sm" c="dimmed">{orders.isError ? 'Orders could not be read.' : 'Reading orders…'}</Text>;
   const rows = orders.data.filter((o) => !s.hideOtherSymbolsOrders || o.symbol === s.tradingPair);
@@ -74,7 +88,7 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
           </Table.Thead>
           <Table.Tbody>
             {rows.map((o) => (
-              <OpenOrderRow key={o.id} order={o} now={now} marks={marks} actions={actions} />
+              <OpenOrderRow key={o.id} order={o} age={orderAge(o.createdAt, now)} marks={marks} actions={actions} />
             ))}
           </Table.Tbody>
         </Table>

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Fill, Order, StreamServerMessage, StreamState } from '../../../api/contracts/trading';
 import { FINAL_ORDER_STATUSES } from '../../../api/contracts/trading';
 import { tradeQueryKey, type TradeKey } from '../../../api/trade/trade-key';
+import { reportAccountStream } from '../../../api/trade/stream-liveness';
 import { openTradeStream, type TradeStreamOptions } from '../../../api/trade/trade-stream';
 import { userSettings } from '../../../state/user-settings';
 import { playAlertSound } from '../../../ui/alert-sounds';
@@ -73,6 +74,9 @@ export function retainAccountStream(client: QueryClient, key: TradeKey, onChange
   if (!e) {
     const entry: Entry = { refs: 0, status: IDLE, listeners: new Set(), close: () => undefined };
     const set = (status: AccountStatus) => {
+      const was = entry.status.state === 'connected';
+      const is = status.state === 'connected';
+      if (was !== is) reportAccountStream(key.apiKeyId, is);
       entry.status = status;
       for (const l of entry.listeners) l();
     };
@@ -90,7 +94,11 @@ export function retainAccountStream(client: QueryClient, key: TradeKey, onChange
       },
       options,
     );
-    entry.close = () => stream.close();
+    entry.close = () => {
+      stream.close();
+      if (entry.status.state === 'connected') reportAccountStream(key.apiKeyId, false);
+      entry.status = IDLE;
+    };
     entries.set(id, entry);
     e = entry;
   }
