@@ -15,7 +15,7 @@ import type { PanelProps } from '../shared/panel-props';
 import { AccountGate } from '../shared/trading/account-gate';
 import { ConfirmButton } from './confirm-button';
 import type { OpenOrderActions } from './open-order-buttons';
-import { OpenOrderRow, orderAge, type OpenOrderMarks } from './open-order-row';
+import { OpenOrderRow, type OpenOrderMarks } from './open-order-row';
 import { useTradingAccount } from '../shared/trading/use-trading-account';
 
 /** Open orders (waiting stops included), live from the account stream; cancel one (confirm per the flag) or all. */
@@ -69,7 +69,6 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
   if (!orders.data) return <Text size="sm" c="dimmed">{orders.isError ? 'Orders could not be read.' : 'Reading orders…'}</Text>;
   const rows = orders.data.filter((o) => !s.hideOtherSymbolsOrders || o.symbol === s.tradingPair);
   if (!rows.length) return <Text size="sm" c="dimmed" data-testid="no-orders">No open orders</Text>;
-  const now = Date.now();
   return (
     <>
       <Group justify="flex-end" mb={4}>
@@ -88,7 +87,7 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
           </Table.Thead>
           <Table.Tbody>
             {rows.map((o) => (
-              <OpenOrderRow key={o.id} order={o} age={orderAge(o.createdAt, now)} marks={marks} actions={actions} />
+              <OpenOrderRow key={o.id} order={o} marks={marks} actions={actions} />
             ))}
           </Table.Tbody>
         </Table>
