@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { http } from '../client';
 import { orderSchema, type Order } from '../contracts/trading';
 import { useOutOfSyncVersion, useSettleOutOfSync, withOutOfSync } from './out-of-sync';
+import { shareById } from './share-by-id';
 import { keyPasswordHeader, NO_TRADE_KEY, tradeQueryKey, tradeReadOptions, tradeUrl, type TradeKey } from './trade-key';
 
 /** `GET /v1/trade/{apiKeyId}/orders`: the open orders (waiting stops included). */
@@ -13,7 +14,7 @@ export async function getOpenOrders(k: TradeKey): Promise<Order[]> {
 }
 
 export const openOrdersQueryOptions = (k: TradeKey) =>
-  queryOptions({ queryKey: tradeQueryKey.orders(k.apiKeyId), queryFn: () => getOpenOrders(k), ...tradeReadOptions, meta: { errorMessage: 'Unable to load orders' } });
+  queryOptions({ queryKey: tradeQueryKey.orders(k.apiKeyId), queryFn: () => getOpenOrders(k), ...tradeReadOptions, structuralSharing: shareById, meta: { errorMessage: 'Unable to load orders' } });
 
 /** The open orders, the OUT_OF_SYNC rows after them (out-of-sync.ts), each read settling what it can (idle without a key). */
 export function useOpenOrders(k: TradeKey | null) {
