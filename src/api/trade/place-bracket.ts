@@ -1,7 +1,7 @@
 import { http } from '../client';
 import { bracketBodySchema, bracketResultSchema, type BracketBody, type BracketResult } from '../contracts/trading';
 import { keyPasswordHeader, newClientOrderId, sendOnce, tradeUrl, type TradeKey } from './trade-key';
-import { useTradeAction } from './use-trade-action';
+import { useQuietTradeAction, useTradeAction } from './use-trade-action';
 
 /**
  * `POST brackets`: 201 with the legs placed (a resting entry alone, with `planned` for when it
@@ -13,6 +13,13 @@ export async function placeBracket(k: TradeKey, body: BracketBody): Promise<Brac
   return bracketResultSchema.parse(data);
 }
 
+const bracketOrders = (r: BracketResult) => r.orders;
+
 export function usePlaceBracket(k: TradeKey | null) {
-  return useTradeAction(k, (key, body: BracketBody) => placeBracket(key, body), 'The bracket was refused', undefined, (r) => r.orders);
+  return useTradeAction(k, placeBracket, 'The bracket was refused', undefined, bracketOrders);
+}
+
+/** `usePlaceBracket` whose caller is not drawn again while the bracket is sent (Order entry; `useActionsPending`). */
+export function useQuietPlaceBracket(k: TradeKey | null) {
+  return useQuietTradeAction(k, placeBracket, 'The bracket was refused', undefined, bracketOrders);
 }

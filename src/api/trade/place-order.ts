@@ -1,7 +1,7 @@
 import { http } from '../client';
 import { orderSchema, placeOrderBodySchema, type Order, type PlaceOrderBody } from '../contracts/trading';
 import { keyPasswordHeader, newClientOrderId, sendOnce, tradeUrl, type TradeKey } from './trade-key';
-import { useTradeAction } from './use-trade-action';
+import { useQuietTradeAction, useTradeAction } from './use-trade-action';
 
 /** `POST /v1/trade/{apiKeyId}/orders` with a client order id (resent once when the answer was lost). */
 export async function placeOrder(k: TradeKey, body: PlaceOrderBody): Promise<Order> {
@@ -36,13 +36,14 @@ export function temporaryOrder(exchange: Order['exchange'], body: PlaceOrderBody
   };
 }
 
+const acknowledgedOrder = (order: Order) => [order];
+
 /** Places an order, shown as a TEMPORARY row of `exchange` until the exchange answered. */
 export function usePlaceOrder(k: TradeKey | null, exchange: Order['exchange']) {
-  return useTradeAction(
-    k,
-    (key, body: PlaceOrderBody) => placeOrder(key, body),
-    'The order was refused',
-    (body) => [temporaryOrder(exchange, body)],
-    (order) => [order],
-  );
+  return useTradeAction(k, placeOrder, 'The order was refused', (body) => [temporaryOrder(exchange, body)], acknowledgedOrder);
+}
+
+/** `usePlaceOrder` whose caller is not drawn again while the order is sent (Order entry; `useActionsPending`). */
+export function useQuietPlaceOrder(k: TradeKey | null, exchange: Order['exchange']) {
+  return useQuietTradeAction(k, placeOrder, 'The order was refused', (body) => [temporaryOrder(exchange, body)], acknowledgedOrder);
 }

@@ -11,9 +11,10 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { apiClient, http } from '../client';
 import type { Order, PlaceOrderBody } from '../contracts/trading';
 import { useOpenOrders } from './list-open-orders';
-import { usePlaceOrder } from './place-order';
+import { usePlaceOrder, useQuietPlaceOrder } from './place-order';
 import { reportAccountStream } from './stream-liveness';
 import type { TradeKey } from './trade-key';
+import { useActionsPending } from './use-trade-action';
 
 const KEY: TradeKey = { apiKeyId: '22222222-2222-4222-8222-222222222222', keyPassword: 'pw' };
 const base = `/v1/trade/${KEY.apiKeyId}`;
@@ -106,4 +107,37 @@ it('while the key’s account stream is live, an order reads the open orders aga
   // The stream down: the order is followed by a read of the open orders again (it never answers here).
   act(() => result.current.place.mutate(limit('c4')));
   await waitFor(() => expect(reads).toBe(2));
+});
+
+it('a quiet action (Order entry) does not draw its caller again while it is sent; only what reads its pending state is', async () => {
+  let callerRenders = 0;
+  const { result } = renderHook(
+    () => {
+      callerRenders += 1;
+      const place = useQuietPlaceOrder(KEY, 'binance');
+      return { place, orders: useOpenOrders(KEY) };
+    },
+    { wrapper },
+  );
+  await waitFor(() => expect(result.current.orders.data).toEqual([]));
+  const pending = renderHook(() => useActionsPending([result.current.place]), { wrapper });
+  expect(pending.result.current).toBe(false);
+  const before = callerRenders;
+  // The stream live: the action settles without reading the open orders again (that read never answers here).
+  reportAccountStream(KEY.apiKeyId, true);
+  try {
+    let sent: Promise<Order> | null = null;
+    act(() => {
+      sent = result.current.place.mutateAsync(limit('c5'));
+    });
+    await waitFor(() => expect(pending.result.current).toBe(true));
+    const placed = await act(() => sent!);
+    expect(placed.status).toBe('NEW');
+    await waitFor(() => expect(pending.result.current).toBe(false));
+  } finally {
+    reportAccountStream(KEY.apiKeyId, false);
+  }
+  // The caller drew again for the open orders it reads (the TEMPORARY row, then the acknowledged one), never for the action's state.
+  expect(result.current.orders.data?.map((o) => `${o.clientOrderId}:${o.status}`)).toEqual(['c5:NEW']);
+  expect(callerRenders - before).toBeLessThanOrEqual(2);
 });

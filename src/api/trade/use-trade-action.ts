@@ -1,4 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { MutationObserver, useMutation, useQueryClient, type MutationObserverOptions } from '@tanstack/react-query';
+import { useCallback, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Order } from '../contracts/trading';
 import { httpStatus } from '../errors';
 import { markOutOfSync } from './out-of-sync';
@@ -25,8 +26,70 @@ export function useTradeAction<A, R>(
   optimistic?: (arg: A) => Order[],
   acknowledged?: (result: R) => Order[],
 ) {
+  return useMutation(useTradeActionOptions(k, fn, errorMessage, optimistic, acknowledged));
+}
+
+/** Whether an action is being sent, and a way to hear when that changes. */
+export interface Sending {
+  isPending(): boolean;
+  subscribe(onChange: () => void): () => void;
+}
+
+/** A trading action whose caller is not drawn again when its state changes: `useActionsPending` reads that where it is shown. */
+export interface QuietAction<A, R> extends Sending {
+  mutateAsync(arg: A): Promise<R>;
+}
+
+/**
+ * `useTradeAction` for a big form (Order entry): the same action, optimistic rows and acknowledgement, but the
+ * component that sends it does not subscribe to it — a pending and a settled state drew the whole form again,
+ * twice per order, on the main thread between the click and the acknowledged row (issue 25 §1). The button
+ * that shows the busy state subscribes with `useActionsPending`.
+ */
+export function useQuietTradeAction<A, R>(
+  k: TradeKey | null,
+  fn: (k: TradeKey, arg: A) => Promise<R>,
+  errorMessage: string,
+  optimistic?: (arg: A) => Order[],
+  acknowledged?: (result: R) => Order[],
+): QuietAction<A, R> {
   const queryClient = useQueryClient();
-  return useMutation({
+  const options = useTradeActionOptions(k, fn, errorMessage, optimistic, acknowledged);
+  const [observer] = useState(() => new MutationObserver<R, Error, A, string[]>(queryClient, options));
+  // The latest key and callbacks before any press can send (a layout effect: before the browser shows the button).
+  useLayoutEffect(() => observer.setOptions(options));
+  return useMemo(
+    () => ({
+      mutateAsync: (arg: A) => observer.mutate(arg),
+      isPending: () => observer.getCurrentResult().isPending,
+      subscribe: (onChange: () => void) => observer.subscribe(onChange),
+    }),
+    [observer],
+  );
+}
+
+/** True while any of `actions` (a list kept between renders) is being sent; re-renders only its caller, when that changes. */
+export function useActionsPending(actions: readonly Sending[]): boolean {
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      const offs = actions.map((a) => a.subscribe(onChange));
+      return () => offs.forEach((off) => off());
+    },
+    [actions],
+  );
+  return useSyncExternalStore(subscribe, () => actions.some((a) => a.isPending()));
+}
+
+/** The options of a trading action (see `useTradeAction`). */
+function useTradeActionOptions<A, R>(
+  k: TradeKey | null,
+  fn: (k: TradeKey, arg: A) => Promise<R>,
+  errorMessage: string,
+  optimistic?: (arg: A) => Order[],
+  acknowledged?: (result: R) => Order[],
+): MutationObserverOptions<R, Error, A, string[]> {
+  const queryClient = useQueryClient();
+  return {
     mutationFn: (arg: A) => {
       if (!k) throw new Error('Unlock an API key first');
       return fn(k, arg);
@@ -64,5 +127,5 @@ export function useTradeAction<A, R>(
       return queryClient.invalidateQueries({ queryKey: tradeQueryKey.all(k.apiKeyId), predicate: (q) => !streamed || !STREAMED_PARTS.has(String(q.queryKey[2])) });
     },
     meta: { errorMessage },
-  });
+  };
 }

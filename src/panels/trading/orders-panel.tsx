@@ -1,6 +1,7 @@
 import { Group, Table, Tabs, Text } from '@mantine/core';
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { useSnapshot } from 'valtio';
+import type { Order } from '../../api/contracts/trading';
 import { useFeatureFlag } from '../../api/feature-flags/get-feature-flag-map';
 import { useAmendOrder } from '../../api/trade/amend-order';
 import { useCancelAllOrders } from '../../api/trade/cancel-all-orders';
@@ -40,6 +41,23 @@ export function OrdersPanel(_props: PanelProps) {
 }
 
 const COLUMNS = ['Symbol', 'Status', 'Type', 'Side', 'Price', 'Trigger', 'Size', 'Filled', 'Reduce-only', 'Role', 'Age', ''];
+/**
+ * A row's React key: its client order id where it has one — the TEMPORARY row and the exchange's acknowledged
+ * order share it, so the acknowledgement updates the row in place instead of unmounting it and mounting another
+ * (its buttons and their popovers) — else the exchange's id. An exchange keeps client ids unique among open orders.
+ */
+const rowKey = (o: Order) => (o.clientOrderId ? `c:${o.clientOrderId}` : `i:${o.id}`);
+
+/** One element for every render: the header is not drawn again when the orders change. */
+const HEADER = (
+  <Table.Thead>
+    <Table.Tr>
+      {COLUMNS.map((h) => (
+        <Table.Th key={h}>{h}</Table.Th>
+      ))}
+    </Table.Tr>
+  </Table.Thead>
+);
 
 function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount> }) {
   const s = useSnapshot(userSettings);
@@ -78,16 +96,10 @@ function OrdersBody({ account }: { account: ReturnType<typeof useTradingAccount>
       </Group>
       <Table.ScrollContainer minWidth={820}>
         <Table fz="xs" striped data-testid="orders-table">
-          <Table.Thead>
-            <Table.Tr>
-              {COLUMNS.map((h) => (
-                <Table.Th key={h}>{h}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
+          {HEADER}
           <Table.Tbody>
             {rows.map((o) => (
-              <OpenOrderRow key={o.id} order={o} marks={marks} actions={actions} />
+              <OpenOrderRow key={rowKey(o)} order={o} marks={marks} actions={actions} />
             ))}
           </Table.Tbody>
         </Table>

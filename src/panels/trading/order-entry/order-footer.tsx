@@ -1,5 +1,6 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { useConfig } from '../../../api/config/get-config';
+import { useActionsPending } from '../../../api/trade/use-trade-action';
 import { PartBoundary } from '../../../ui/part-boundary';
 import { show } from '../../shared/trading/format';
 import { NO_CUSTODY_TEXT } from '../../shared/trading/custody-consent';
@@ -16,6 +17,7 @@ import type { OrderSubmit } from './use-order-submit';
 export function OrderFooter({ v, preview, symbol, order }: { v: OrderEntryValues; preview: OrderPreview; symbol: string; order: OrderSubmit }) {
   const noCustody = useConfig().data?.custody === false;
   const { bracket, ladder, p, margin, worth, size } = preview;
+  const busy = useActionsPending(order.sending);
   return (
     <Stack gap={4} pt={4} pb={2} data-testid="order-footer" style={{ position: 'sticky', bottom: 0, zIndex: 2, background: 'var(--mantine-color-body)', borderTop: '1px solid var(--mantine-color-default-border)' }}>
       {bracket && noCustody ? (
@@ -28,7 +30,7 @@ export function OrderFooter({ v, preview, symbol, order }: { v: OrderEntryValues
           {summaryLine({ bracket, preview: p, currency: margin?.currency ?? '', riskPercent: v.riskPercent, worth, sizeMode: v.sizeMode })}
         </Text>
       </PartBoundary>
-      <Button size="sm" color={v.side === 'BUY' ? 'teal' : 'red'} loading={order.busy} disabled={bracket && noCustody} onClick={() => void order.submit()} data-testid="place-order">
+      <Button size="sm" color={v.side === 'BUY' ? 'teal' : 'red'} loading={busy} disabled={bracket && noCustody} onClick={() => void order.submit()} data-testid="place-order">
         <PartBoundary label="The label">
           {v.side === 'BUY' ? 'Buy' : 'Sell'} {show(size)} {symbol}
           {ladder ? ` in ${v.count} orders` : ''}

@@ -1,11 +1,12 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { FieldPath, UseFormReturn } from 'react-hook-form';
 import type { ExchangeId } from '../../../api/contracts/common';
 import type { BracketBody } from '../../../api/contracts/trading';
 import { fieldErrors } from '../../../api/errors';
-import { usePlaceBracket } from '../../../api/trade/place-bracket';
-import { usePlaceLadder } from '../../../api/trade/place-ladder';
-import { usePlaceOrder } from '../../../api/trade/place-order';
+import { useQuietPlaceBracket } from '../../../api/trade/place-bracket';
+import { useQuietPlaceLadder } from '../../../api/trade/place-ladder';
+import { useQuietPlaceOrder } from '../../../api/trade/place-order';
+import type { Sending } from '../../../api/trade/use-trade-action';
 import { toastSuccess, toastWarning } from '../../../ui/toast';
 import { sayBracketResult } from '../../shared/trading/bracket-result';
 import type { useTradingAccount } from '../../shared/trading/use-trading-account';
@@ -23,9 +24,11 @@ type Form = UseFormReturn<OrderEntryValues, { current: OrderEntryContext | null 
  */
 export function useOrderSubmit(form: Form, account: ReturnType<typeof useTradingAccount>, ctx: OrderEntryContext & { symbol: string }) {
   const { type, symbol, size, managedOn } = ctx;
-  const place = usePlaceOrder(account.tradeKey, account.exchange as ExchangeId);
-  const placeL = usePlaceLadder(account.tradeKey);
-  const placeB = usePlaceBracket(account.tradeKey);
+  // Quiet: the form is not drawn again while an order is sent; the button reads `sending` (issue 25 §1).
+  const place = useQuietPlaceOrder(account.tradeKey, account.exchange as ExchangeId);
+  const placeL = useQuietPlaceLadder(account.tradeKey);
+  const placeB = useQuietPlaceBracket(account.tradeKey);
+  const sending = useMemo<readonly Sending[]>(() => [place, placeB, placeL], [place, placeB, placeL]);
   const [consentFor, setConsentFor] = useState<BracketBody | null>(null);
 
   /** The toast says it; the fields it names are marked (a funded-user size limit at the size), nothing typed is lost. */
@@ -65,7 +68,8 @@ export function useOrderSubmit(form: Form, account: ReturnType<typeof useTrading
 
   return {
     submit: form.handleSubmit(send),
-    busy: place.isPending || placeB.isPending || placeL.isPending,
+    /** The actions whose sending the button shows (`useActionsPending`). */
+    sending,
     consentFor,
     closeConsent: () => setConsentFor(null),
     /** The key's owner allowed custody: the bracket that asked goes out. */
