@@ -197,7 +197,7 @@ function allocationsBySource(profile, resolve) {
 }
 
 /** Debugging aid (BENCH_ORDER_FLOW_PROFILE=<file prefix>): 3 s of CPU profile, self time by source and function, and the trace's busiest event names. */
-async function dumpCpuProfile(cdp, root, prefix, panels, trace) {
+async function dumpCpuProfile(cdp, root, file, trace) {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.start');
   await new Promise((r) => setTimeout(r, 3000));
@@ -213,6 +213,7 @@ async function dumpCpuProfile(cdp, root, prefix, panels, trace) {
   });
   const top = [...self].sort((x, y) => y[1] - x[1]).slice(0, 40);
   const all = Array.isArray(trace) ? trace : trace.traceEvents;
+  writeFileSync(`${file}-trace.json`, JSON.stringify(all));
   const at = all.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === MARK);
   const events = all.filter((e) => e.ph === 'X' && typeof e.dur === 'number' && at && e.pid === at.pid && e.tid === at.tid).sort((x, y) => x.ts - y.ts || y.dur - x.dur);
   // Exclusive time per event name on the page's main thread.
@@ -235,7 +236,45 @@ async function dumpCpuProfile(cdp, root, prefix, panels, trace) {
   names.set('--- threads (RunTask, may nest) ---', 0);
   for (const [k, v] of threads) names.set(`thread ${k}`, v);
   const busiest = [...names].sort((x, y) => y[1] - x[1]).slice(0, 60);
-  writeFileSync(`${prefix}-${panels ? 'panels' : 'chart'}.txt`, [...top.map(([k, v]) => `${v.toFixed(1)} ms  ${k}`), '', ...busiest.map(([k, v]) => `${v.toFixed(1)} ms  ${k}`)].join('\n'));
+  // The GPU process's main thread (rasterising, compositing, the chart's WebGL under SwiftShader): exclusive time by event name.
+  const gpu = [...threadName].find(([, name]) => name === 'CrGpuMain')?.[0];
+  const gpuNames = new Map();
+  if (gpu) {
+    const gpuStack = [];
+    const gpuEvents = all.filter((e) => e.ph === 'X' && typeof e.dur === 'number' && `${e.pid}/${e.tid}` === gpu).sort((x, y) => x.ts - y.ts || y.dur - x.dur);
+    for (const e of gpuEvents) {
+      while (gpuStack.length && gpuStack[gpuStack.length - 1].end <= e.ts) gpuStack.pop();
+      const parent = gpuStack[gpuStack.length - 1];
+      if (parent) gpuNames.set(parent.name, (gpuNames.get(parent.name) ?? 0) - e.dur / 1000);
+      gpuNames.set(e.name, (gpuNames.get(e.name) ?? 0) + e.dur / 1000);
+      gpuStack.push({ name: e.name, end: e.ts + e.dur });
+    }
+  }
+  busiest.push(['--- CrGpuMain, exclusive ---', 0], ...[...gpuNames].sort((x, y) => y[1] - x[1]).slice(0, 40));
+  writeFileSync(`${file}.txt`, [...top.map(([k, v]) => `${v.toFixed(1)} ms  ${k}`), '', ...busiest.map(([k, v]) => `${v.toFixed(1)} ms  ${k}`)].join('\n'));
+}
+
+/** Debugging aid, in the page: the DOM written during `ms`, counted by the nearest element with a test id (what repaints besides the canvases). */
+function domWrites(ms) {
+  return new Promise((resolve) => {
+    const counts = new Map();
+    const where = (n) => {
+      const el = n.nodeType === 1 ? n : n.parentElement;
+      const owner = el?.closest('[data-testid]');
+      return `${owner?.getAttribute('data-testid') ?? '(none)'} ${el?.tagName ?? ''}.${String(el?.className ?? '').slice(0, 40)}`;
+    };
+    const observer = new MutationObserver((records) => {
+      for (const r of records) {
+        const k = `${r.type}${r.attributeName ? `[${r.attributeName}]` : ''} ${where(r.target)}`;
+        counts.set(k, (counts.get(k) ?? 0) + 1);
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    setTimeout(() => {
+      observer.disconnect();
+      resolve([...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${v}  ${k}`).join('\n'));
+    }, ms);
+  });
 }
 
 /** Debugging aid: bytes allocated by each source and function (self), the biggest first. */
@@ -288,7 +327,7 @@ async function openWorkstation(page, base, admin, panels) {
 }
 
 /** One cell in a fresh context: warm-up, frames + trace, heap after GC before and after, then allocation sampling. */
-async function measureCell(browser, { base, root, admin, panels, market, seconds, traceSeconds, allocSeconds }) {
+async function measureCell(browser, { base, root, admin, panels, market, seconds, traceSeconds, allocSeconds, label = panels ? 'panels' : 'chart' }) {
   await storeLayout(base, admin, orderFlowLayout(panels));
   const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, deviceScaleFactor: 1 });
   try {
@@ -311,7 +350,8 @@ async function measureCell(browser, { base, root, admin, panels, market, seconds
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
 
     const cdp = await context.newCDPSession(page);
-    if (process.env.BENCH_ORDER_FLOW_PROFILE) await dumpCpuProfile(cdp, root, process.env.BENCH_ORDER_FLOW_PROFILE, panels, trace);
+    if (process.env.BENCH_ORDER_FLOW_PROFILE) writeFileSync(`${process.env.BENCH_ORDER_FLOW_PROFILE}-${label}-mutations.txt`, await page.evaluate(domWrites, 2000));
+    if (process.env.BENCH_ORDER_FLOW_PROFILE) await dumpCpuProfile(cdp, root, `${process.env.BENCH_ORDER_FLOW_PROFILE}-${label}`, trace);
     await cdp.send('HeapProfiler.enable');
     const counted = () => page.evaluate(() => ({ ...window.__orderFlowBench }));
     const c0 = await counted();
@@ -320,7 +360,7 @@ async function measureCell(browser, { base, root, admin, panels, market, seconds
     const { profile } = await cdp.send('HeapProfiler.stopSampling');
     const c1 = await counted();
     const allocated = allocationsBySource(profile, sourceResolver(root));
-    if (process.env.BENCH_ORDER_FLOW_PROFILE) dumpHeapProfile(profile, sourceResolver(root), `${process.env.BENCH_ORDER_FLOW_PROFILE}-heap-${panels ? 'panels' : 'chart'}.txt`);
+    if (process.env.BENCH_ORDER_FLOW_PROFILE) dumpHeapProfile(profile, sourceResolver(root), `${process.env.BENCH_ORDER_FLOW_PROFILE}-heap-${label}.txt`);
     const s = summarise(raw);
     return {
       ...s,
@@ -370,7 +410,7 @@ export function orderFlowScenario({ root, appPort, quick }) {
         const cpuBrowser = await browser.browserType().launch({ executablePath: CHROMIUM, args: [...CPU_RASTER_ARGS] });
         let cpuRaster;
         try {
-          cpuRaster = await measureCell(cpuBrowser, { base, root, admin, panels: true, market, seconds, traceSeconds, allocSeconds });
+          cpuRaster = await measureCell(cpuBrowser, { base, root, admin, panels: true, market, seconds, traceSeconds, allocSeconds, label: 'panels-cpu-raster' });
         } finally {
           await cpuBrowser.close();
         }
