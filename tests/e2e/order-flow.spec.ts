@@ -56,6 +56,33 @@ interface PaintedLadder {
   cols: { 'buy-orders': number; bid: number; price: number; ask: number; 'sell-orders': number };
 }
 
+/**
+ * What the canvas shows on screen (its pixels, from a screenshot: the canvas is drawn by the paint worker, so the
+ * page cannot read it back): how many of its pixels are reddish (asks, sells) and greenish (bids, buys).
+ */
+async function inkOf(page: Page, canvas: Locator): Promise<{ red: number; green: number }> {
+  const png = (await canvas.screenshot()).toString('base64');
+  return page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const g = c.getContext('2d')!;
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    let red = 0;
+    let green = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const [r, gr, b] = [d[i]!, d[i + 1]!, d[i + 2]!];
+      if (r > gr + 60 && r > b + 60) red += 1;
+      else if (gr > r + 60 && gr > b - 20) green += 1;
+    }
+    return { red, green };
+  }, png);
+}
+
 test('the order book and the trades tape stream the simulated pair; a click on a bid level gives Order entry its price', async ({ page }) => {
   await traderWithSimKey(page, 'order-flow');
 
@@ -78,6 +105,8 @@ test('the order book and the trades tape stream the simulated pair; a click on a
   expect(spread).toMatch(/^Spread \d/);
   // Asks are drawn above bids.
   expect(asks[0]!.y).toBeLessThan(bids[0]!.y);
+  // And they are on screen: red ask prices and green bid prices in the canvas's pixels.
+  await expect.poll(async () => Math.min(...Object.values(await inkOf(page, canvas))), { timeout: 10_000 }).toBeGreaterThan(50);
 
   // A click on the third bid's row: Order entry takes that price (a limit buy there).
   // The book moves as it streams: the row's price and place are read in the same task as the click.
@@ -100,6 +129,8 @@ test('the order book and the trades tape stream the simulated pair; a click on a
   await expect.poll(async () => (await prints()).length, { timeout: 20_000 }).toBeGreaterThan(0);
   const [newest] = await prints();
   expect(['buy', 'sell']).toContain(newest!.side);
+  const tapeInk = await inkOf(page, tape.getByTestId('trades-tape-canvas'));
+  expect(tapeInk.red + tapeInk.green).toBeGreaterThan(50);
   expect(newest!.time).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/);
   expect(Number(newest!.price)).toBeGreaterThan(0);
 });

@@ -148,11 +148,11 @@ export class TapePainter implements SurfacePainter {
     if (k === 0 || k >= this.count) return;
     this.shown.shift(k);
     for (let i = this.count - 1; i >= k; i--) this.rows[i] = this.rows[i - k]!;
-    const { ctx, canvas, width, height, dpr } = this.surface;
+    const { ctx, canvas, width, height, dpr, pixelWidth, pixelHeight } = this.surface;
     const moved = Math.min(height, (this.count - k) * ROW_PX);
     if (!ctx || moved <= 0) return;
     ctx.globalCompositeOperation = 'copy';
-    ctx.drawImage(canvas, 0, 0, canvas.width, Math.min(canvas.height, Math.round(moved * dpr)), 0, k * ROW_PX, width, moved);
+    ctx.drawImage(canvas, 0, 0, pixelWidth, Math.min(pixelHeight, Math.round(moved * dpr)), 0, k * ROW_PX, width, moved);
     ctx.globalCompositeOperation = 'source-over';
     for (let i = 0; i < k; i++) this.shown.look[i] = -1;
   }

@@ -1,6 +1,18 @@
 import { useComputedColorScheme } from '@mantine/core';
 import { useLayoutEffect, useRef, type RefObject } from 'react';
+import type { RecordingContext } from './draw-ops';
 import { GlyphText } from './glyph-text';
+import { remoteContext } from './remote-canvas';
+
+/**
+ * What the painters draw with: the part of a 2D context they use — the canvas's own, or a recording replayed by
+ * the paint worker (`remote-canvas.ts`). `drawImage` only as the tape calls it (the canvas onto itself).
+ */
+export interface PainterContext
+  extends Pick<CanvasRenderingContext2D, 'fillStyle' | 'globalAlpha' | 'globalCompositeOperation' | 'textAlign' | 'textBaseline' | 'font' | 'fillRect' | 'fillText' | 'measureText'> {
+  setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void;
+  drawImage(image: CanvasImageSource, sx: number, sy: number, sw: number, sh: number, dx: number, dy: number, dw: number, dh: number): void;
+}
 
 /** The theme's colours a painter uses, read from Mantine's CSS variables once per theme change. */
 export interface CanvasColors {
@@ -33,10 +45,16 @@ const VARS: Record<keyof CanvasColors, [string, string]> = {
  * A panel's canvas: its 2D context (null where there is none, as in jsdom: the painter then keeps its
  * model — what tests read — and draws nothing), its size in CSS pixels, the device pixel ratio, the
  * theme's colours and font, and the glyph writer. The backing store follows the box (ResizeObserver)
- * at the device's pixel ratio.
+ * at the device's pixel ratio. `remote`: where the browser can, the canvas is drawn by the paint worker and
+ * the context is a recording of what the painter does (issue 25 §2: no text shaping or rasterising on the
+ * main thread); tests pass false to draw on the canvas's own context.
  */
 export class CanvasSurface {
-  readonly ctx: CanvasRenderingContext2D | null;
+  readonly ctx: PainterContext | null;
+  /** The backing store's size in device pixels (the canvas's own attributes are frozen once it is drawn remotely). */
+  pixelWidth = 0;
+  pixelHeight = 0;
+  private readonly recording: RecordingContext | null;
   readonly glyphs = new GlyphText();
   width = 0;
   height = 0;
@@ -49,8 +67,12 @@ export class CanvasSurface {
   background = '#fff';
   private current = '';
 
-  constructor(readonly canvas: HTMLCanvasElement) {
-    this.ctx = contextOf(canvas);
+  constructor(
+    readonly canvas: HTMLCanvasElement,
+    remote = true,
+  ) {
+    this.recording = remote ? remoteContext(canvas) : null;
+    this.ctx = this.recording ?? contextOf(canvas);
   }
 
   /** Reads the colours and the font from the canvas's computed style (on mount and theme change). */
@@ -94,8 +116,13 @@ export class CanvasSurface {
     this.width = width;
     this.height = height;
     this.dpr = dpr;
-    this.canvas.width = Math.max(1, Math.round(width * dpr));
-    this.canvas.height = Math.max(1, Math.round(height * dpr));
+    this.pixelWidth = Math.max(1, Math.round(width * dpr));
+    this.pixelHeight = Math.max(1, Math.round(height * dpr));
+    if (this.recording) this.recording.resize(this.pixelWidth, this.pixelHeight);
+    else {
+      this.canvas.width = this.pixelWidth;
+      this.canvas.height = this.pixelHeight;
+    }
     // Setting the size resets the context's state: transform, font, alignment.
     if (this.ctx) {
       this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
