@@ -10,7 +10,7 @@ export async function getBalance(k: TradeKey): Promise<Balance> {
 }
 
 export const balanceQueryOptions = (k: TradeKey) =>
-  queryOptions({ queryKey: tradeQueryKey.balance(k.apiKeyId), queryFn: () => getBalance(k), ...tradeReadOptions, meta: { errorMessage: 'Unable to load the balance' } });
+  queryOptions({ queryKey: tradeQueryKey.balance(k.apiKeyId), queryFn: () => getBalance(k), ...tradeReadOptions(k.apiKeyId), meta: { errorMessage: 'Unable to load the balance' } });
 
 /** The key's balance (idle without an unlocked key). */
 export function useBalance(k: TradeKey | null) {

@@ -14,7 +14,7 @@ export async function getOpenOrders(k: TradeKey): Promise<Order[]> {
 }
 
 export const openOrdersQueryOptions = (k: TradeKey) =>
-  queryOptions({ queryKey: tradeQueryKey.orders(k.apiKeyId), queryFn: () => getOpenOrders(k), ...tradeReadOptions, structuralSharing: shareById, meta: { errorMessage: 'Unable to load orders' } });
+  queryOptions({ queryKey: tradeQueryKey.orders(k.apiKeyId), queryFn: () => getOpenOrders(k), ...tradeReadOptions(k.apiKeyId), structuralSharing: shareById, meta: { errorMessage: 'Unable to load orders' } });
 
 /** The open orders, the OUT_OF_SYNC rows after them (out-of-sync.ts), each read settling what it can (idle without a key). */
 export function useOpenOrders(k: TradeKey | null) {

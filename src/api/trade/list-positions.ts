@@ -11,7 +11,7 @@ export async function getPositions(k: TradeKey): Promise<Position[]> {
 }
 
 export const positionsQueryOptions = (k: TradeKey) =>
-  queryOptions({ queryKey: tradeQueryKey.positions(k.apiKeyId), queryFn: () => getPositions(k), ...tradeReadOptions, meta: { errorMessage: 'Unable to load positions' } });
+  queryOptions({ queryKey: tradeQueryKey.positions(k.apiKeyId), queryFn: () => getPositions(k), ...tradeReadOptions(k.apiKeyId), meta: { errorMessage: 'Unable to load positions' } });
 
 /** The key's open positions (idle without an unlocked key). */
 export function usePositions(k: TradeKey | null) {

@@ -1,5 +1,6 @@
 import { httpStatus } from '../errors';
 import { retryServerErrors } from '../query-meta';
+import { isAccountStreamLive } from './stream-liveness';
 
 /**
  * What every `/v1/trade/{apiKeyId}/…` endpoint file (DESIGN §3.2) shares: the key and its password,
@@ -33,8 +34,17 @@ export const tradeQueryKey = {
   fills: (apiKeyId: string, symbol: string) => ['trade', apiKeyId, 'fills', symbol] as const,
 };
 
-/** How the account reads (balance, positions, open orders) poll: the stream usually gets there first. */
-export const tradeReadOptions = { retry: retryServerErrors, staleTime: 5_000, refetchInterval: 15_000 } as const;
+/** How often the account reads (balance, positions, open orders) poll while the key's account stream is not live. */
+export const ACCOUNT_POLL_MS = 15_000;
+
+/**
+ * How the account reads (balance, positions, open orders) of a key are kept current: by its account stream while
+ * that is live (its snapshots and events write them), by polling only while it is not (issue 26: no browser polls
+ * while its socket is up). The interval is judged again whenever the query changes; the stream's drop reads the
+ * account once (account-store.ts), which starts the polling again.
+ */
+export const tradeReadOptions = (apiKeyId: string) =>
+  ({ retry: retryServerErrors, staleTime: 5_000, refetchInterval: () => (isAccountStreamLive(apiKeyId) ? false : ACCOUNT_POLL_MS) }) as const;
 
 /** A client order id (letters and digits, 32 at most: every exchange takes it) that makes a resend of the same order harmless. */
 export function newClientOrderId(): string {

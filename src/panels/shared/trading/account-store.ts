@@ -77,6 +77,8 @@ export function retainAccountStream(client: QueryClient, key: TradeKey, onChange
       const was = entry.status.state === 'connected';
       const is = status.state === 'connected';
       if (was !== is) reportAccountStream(key.apiKeyId, is);
+      // Dropped: the account is read once now (what the gap missed), which also starts its polling again.
+      if (was && !is) void client.invalidateQueries({ queryKey: tradeQueryKey.all(key.apiKeyId) });
       entry.status = status;
       for (const l of entry.listeners) l();
     };
