@@ -46,57 +46,86 @@ export function fakeOrderFlowStreams(params) {
   }
   let updateId = 1_000_000;
 
-  /** One diff: the touch may move a tick (staying within ±15 of where it began), levels near it change. */
-  function nextDiff() {
+  /**
+   * One diff, written now and delivered later: the touch may move a tick (`force` says which way, else at random
+   * within ±15 of where it began), levels near it change. Returns its levels as the message writes them and as
+   * the book changes them (`[side, tick, size]`, side 0 bids, size "0" removes).
+   */
+  function diffBody(force = 0) {
     const b = [];
     const a = [];
+    const changes = [];
+    const set = (side, t, sz) => {
+      changes.push([side, t, sz]);
+      (side === 0 ? b : a).push(`["${price(t)}","${sz}"]`);
+      const book = side === 0 ? bids : asks;
+      if (sz === '0') book.delete(t);
+      else book.set(t, sz);
+    };
     const r = rand();
-    const step = r < 0.1 && mid < start + 15 ? 1 : r > 0.9 && mid > start - 15 ? -1 : 0;
+    const step = force || (r < 0.1 && mid < start + 15 ? 1 : r > 0.9 && mid > start - 15 ? -1 : 0);
     if (step === 1) {
       mid += 1;
-      asks.delete(mid);
-      a.push(`["${price(mid)}","0"]`);
-      const s = size();
-      bids.set(mid, s);
-      b.push(`["${price(mid)}","${s}"]`);
+      set(1, mid, '0');
+      set(0, mid, size());
     } else if (step === -1) {
-      bids.delete(mid);
-      b.push(`["${price(mid)}","0"]`);
+      set(0, mid, '0');
       mid -= 1;
-      const s = size();
-      asks.set(mid + 1, s);
-      a.push(`["${price(mid + 1)}","${s}"]`);
+      set(1, mid + 1, size());
     }
     for (let k = 0; k < params.levelsPerUpdate; k++) {
       // Near the touch more often than deep: 0–59 ticks away, skewed to the front.
       const away = Math.floor(rand() * rand() * 60);
       const remove = away > 0 && rand() < 0.1;
-      const s = remove ? '0' : size();
-      if (k % 2 === 0) {
-        const t = mid - away;
-        if (remove) bids.delete(t);
-        else bids.set(t, s);
-        b.push(`["${price(t)}","${s}"]`);
-      } else {
-        const t = mid + 1 + away;
-        if (remove) asks.delete(t);
-        else asks.set(t, s);
-        a.push(`["${price(t)}","${s}"]`);
-      }
+      const sz = remove ? '0' : size();
+      if (k % 2 === 0) set(0, mid - away, sz);
+      else set(1, mid + 1 + away, sz);
     }
+    return { levels: `"b":[${b.join(',')}],"a":[${a.join(',')}]}`, changes, mid };
+  }
+
+  // The diffs and prints are written before the run, as a socket's frames arrive already written: delivering one
+  // costs the page its message string and the product's handling, not the generator's string building (which
+  // allocated more than the product, on the page's thread). The walk of the touch ends where it began, so the cycle
+  // repeats on a consistent book; the book the REST snapshot serves follows the diffs delivered.
+  const initial = [new Map(bids), new Map(asks)];
+  const bodies = [];
+  for (let i = 0; i < 3000; i++) bodies.push(diffBody());
+  while (mid !== start) bodies.push(diffBody(mid < start ? 1 : -1));
+  for (const [t, sz] of initial[0]) bids.set(t, sz);
+  for (const [t, sz] of initial[1]) asks.set(t, sz);
+  for (const t of [...bids.keys()]) if (!initial[0].has(t)) bids.delete(t);
+  for (const t of [...asks.keys()]) if (!initial[1].has(t)) asks.delete(t);
+  mid = start;
+  // A print is at the touch of its moment: the prices around the start, and sizes, written once.
+  const prices = new Map();
+  for (let t = start - 16; t <= start + 17; t++) prices.set(t, price(t));
+  const printSizes = Array.from({ length: 997 }, () => size());
+  const printSides = Array.from({ length: 991 }, () => rand() < 0.5);
+  let diffAt = 0;
+  function nextDiff() {
+    const body = bodies[diffAt % bodies.length];
+    diffAt += 1;
+    for (const [side, t, sz] of body.changes) {
+      const book = side === 0 ? bids : asks;
+      if (sz === '0') book.delete(t);
+      else book.set(t, sz);
+    }
+    mid = body.mid;
     const U = updateId + 1;
     const pu = updateId;
-    updateId += 1 + Math.floor(rand() * 3);
+    updateId += 1 + (diffAt % 3);
     const now = Date.now();
-    return `{"e":"depthUpdate","E":${now},"T":${now},"s":"${params.symbol}","U":${U},"u":${updateId},"pu":${pu},"b":[${b.join(',')}],"a":[${a.join(',')}]}`;
+    return `{"e":"depthUpdate","E":${now},"T":${now},"s":"${params.symbol}","U":${U},"u":${updateId},"pu":${pu},${body.levels}`;
   }
 
   let tradeId = 5_000_000;
   /** One aggTrade at the touch, `time` apart from the previous one (no two within the tape's 5 ms aggregation). */
   function nextTrade(time) {
-    const sell = rand() < 0.5;
     tradeId += 1;
-    return `{"e":"aggTrade","E":${time},"a":${tradeId},"s":"${params.symbol}","p":"${price(sell ? mid : mid + 1)}","q":"${size()}","f":${tradeId},"l":${tradeId},"T":${time},"m":${sell}}`;
+    const sell = printSides[tradeId % printSides.length];
+    const p = prices.get(sell ? mid : mid + 1);
+    return `{"e":"aggTrade","E":${time},"a":${tradeId},"s":"${params.symbol}","p":"${p}","q":"${printSizes[tradeId % printSizes.length]}","f":${tradeId},"l":${tradeId},"T":${time},"m":${sell}}`;
   }
 
   function snapshot(limit) {

@@ -277,6 +277,42 @@ function domWrites(ms) {
   });
 }
 
+/** Debugging aid, before the app loads: a stand-in for React's devtools hook that counts, per commit, the components that rendered. */
+function reactCommitProbe() {
+  const probe = { on: false, commits: 0, counts: new Map() };
+  window.__reactProbe = probe;
+  const nameOf = (t) => (typeof t === 'function' ? t.displayName || t.name : t && (t.displayName || t.render?.displayName || t.render?.name || t.type?.displayName || t.type?.name)) || '?';
+  const walk = (f) => {
+    for (let x = f; x; x = x.sibling) {
+      if ([0, 1, 11, 14, 15].includes(x.tag) && (!x.alternate || x.flags & 1)) probe.counts.set(nameOf(x.type), (probe.counts.get(nameOf(x.type)) ?? 0) + 1);
+      if (x.child && (!x.alternate || x.child !== x.alternate.child)) walk(x.child);
+    }
+  };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    renderers: new Map(), supportsFiber: true, isDisabled: false, inject: () => ((probe.injected = (probe.injected ?? 0) + 1), probe.injected), onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}, checkDCE() {},
+    onCommitFiberRoot(_id, root) {
+      if (!probe.on) return;
+      probe.commits += 1;
+      walk(root.current.child);
+    },
+  };
+}
+
+/** Debugging aid, in the page: React commits during `ms` and the components rendered in them (with `reactCommitProbe`). */
+function reactCommits(ms) {
+  const probe = window.__reactProbe;
+  if (!probe) return Promise.resolve('(no probe)');
+  probe.counts.clear();
+  probe.commits = 0;
+  probe.on = true;
+  return new Promise((resolve) => {
+    setTimeout(() => {
+      probe.on = false;
+      resolve([`${probe.commits} commits in ${ms} ms (renderers injected: ${probe.injected ?? 0})`, ...[...probe.counts].sort((a, b) => b[1] - a[1]).slice(0, 60).map(([k, v]) => `${v}  ${k}`)].join('\n'));
+    }, ms);
+  });
+}
+
 /** Debugging aid: bytes allocated by each source and function (self), the biggest first. */
 function dumpHeapProfile(profile, resolve, file) {
   const self = new Map();
@@ -334,6 +370,7 @@ async function measureCell(browser, { base, root, admin, panels, market, seconds
     const page = await context.newPage();
     page.on('pageerror', (e) => console.error(`  page error: ${e.message}`));
     await page.addInitScript(frameWorkMeter);
+    if (process.env.BENCH_ORDER_FLOW_PROFILE) await page.addInitScript(reactCommitProbe);
     const params = { symbol: SYMBOL, ...market, depthPerSecond: DEPTH_PER_SECOND, tradesPerSecond: TRADES_PER_SECOND, levelsPerUpdate: LEVELS_PER_UPDATE };
     // sourceURL: the generator's own allocations are told from the product's.
     await page.addInitScript({ content: `(${fakeOrderFlowStreams})(${JSON.stringify(params)});\n//# sourceURL=bench-order-flow-stub.js` });
@@ -351,6 +388,7 @@ async function measureCell(browser, { base, root, admin, panels, market, seconds
 
     const cdp = await context.newCDPSession(page);
     if (process.env.BENCH_ORDER_FLOW_PROFILE) writeFileSync(`${process.env.BENCH_ORDER_FLOW_PROFILE}-${label}-mutations.txt`, await page.evaluate(domWrites, 2000));
+    if (process.env.BENCH_ORDER_FLOW_PROFILE) writeFileSync(`${process.env.BENCH_ORDER_FLOW_PROFILE}-${label}-renders.txt`, await page.evaluate(reactCommits, 3000));
     if (process.env.BENCH_ORDER_FLOW_PROFILE) await dumpCpuProfile(cdp, root, `${process.env.BENCH_ORDER_FLOW_PROFILE}-${label}`, trace);
     await cdp.send('HeapProfiler.enable');
     const counted = () => page.evaluate(() => ({ ...window.__orderFlowBench }));
