@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiKey, SimCredentials } from '../../../src/api/contracts/api-keys';
 import type { BracketResult, Order, Position } from '../../../src/api/contracts/trading';
+import { sql } from 'drizzle-orm';
+import { bracketJobKey } from '../../services/jobs/managed-brackets';
 import { bracketIdFor, ladderIdFor, ladderLegId } from '../../services/trading/ids';
 import { manualClock } from '../../sim/testing';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
@@ -138,6 +140,27 @@ describe.each(TEST_DRIVERS)('trading safety on %s (simulator)', (driver) => {
         expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
         expect(res.statusCode).toBeLessThan(500);
       }
+      expect(await openOrders(key, v)).toEqual([]);
+      expect(await positions(key, v)).toEqual([]);
+    });
+
+    it('a market bracket whose guard the database refuses while its legs travel is undone: 503, nothing of it live', async () => {
+      const id = cid('guard');
+      const job = bracketJobKey(bracketIdFor(key.id, id));
+      // The guard's row is written beside the legs (issue 25 §1); here the database refuses that one row.
+      await t.db.execute(sql.raw(`create or replace function refuse_guard_${driver}() returns trigger language plpgsql as $$ begin if new.key = '${job}' then raise exception 'the database refused' using errcode = '57P03'; end if; return new; end $$`));
+      await t.db.execute(sql.raw(`create trigger refuse_guard before insert on jobs for each row execute function refuse_guard_${driver}()`));
+      let res;
+      try {
+        res = await call('POST', `/v1/trade/${key.id}/brackets`, bracket(v, await last(v), id));
+      } finally {
+        await t.db.execute(sql.raw('drop trigger refuse_guard on jobs'));
+      }
+      expect(res.statusCode, res.body).toBe(503);
+      const message = res.json<{ message: string }>().message;
+      expect(message).toMatch(/^The bracket could not be saved for the server to guard/);
+      expect(message).toContain('closed at market');
+      expect(message).toMatch(/Nothing of this bracket is live\.$/);
       expect(await openOrders(key, v)).toEqual([]);
       expect(await positions(key, v)).toEqual([]);
     });

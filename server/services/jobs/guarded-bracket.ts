@@ -2,7 +2,7 @@ import type { BracketBody, BracketResult } from '../../../src/api/contracts/trad
 import type { Db } from '../../db/client';
 import { conflict } from '../../lib/http-error';
 import type { AccountStates } from '../trading/account-states';
-import { placeBracket, plannedLegs, planBracket } from '../trading/brackets';
+import { placeBracket, plannedLegs, planBracket, undoPlacedBracket } from '../trading/brackets';
 import { bracketIdFor } from '../trading/ids';
 import type { Answer } from '../trading/idempotency';
 import type { LimitsCheck } from '../trading/limits';
@@ -30,16 +30,34 @@ export async function placeGuardedBracket(
   const account = deps.accounts?.use(s.key, s.credentials()) ?? null;
   const plan = await planBracket(s, body, bracketId, limits, account);
   const legs = guardLegs(plannedLegs(plan));
-  await prepareGuard(deps.db, deps.secret, s.key, s.credentials(), { symbol: plan.inst.symbol, side: body.side, bracketId, entryType: body.entry.type, options: body.managed ?? null, legs });
+  const guard = { symbol: plan.inst.symbol, side: body.side, bracketId, entryType: body.entry.type, options: body.managed ?? null, legs };
+  // A resting entry's stop is the guard's to place when it fills: its row is written before the entry goes out.
+  // A market entry goes out with its stop and targets, so the row is written while they travel (one round trip,
+  // not a write and then one): refused by the database, what was placed is undone — all or nothing.
+  const written = plan.resting
+    ? await prepareGuard(deps.db, deps.secret, s.key, s.credentials(), guard)
+    : prepareGuard(deps.db, deps.secret, s.key, s.credentials(), guard).then(
+        () => null,
+        (err: unknown) => err ?? new Error('The guard could not be written'),
+      );
   let placed: Omit<BracketResult, 'managed'>;
   try {
     placed = await placeBracket(s, plan, reconcile);
-    account?.placed(placed.orders);
   } catch (err) {
     // Refused and undone: nothing to guard.
+    if (written) await written;
     await dropGuard(deps.db, s.key.id, bracketId).catch((e: unknown) => deps.log.warn({ err: e }, 'Could not drop the guard of a refused bracket'));
     throw err;
   }
+  const unsaved = written ? await written : null;
+  if (unsaved) {
+    deps.log.warn({ err: unsaved }, 'A bracket was placed but its guard could not be written: undoing it');
+    placed = await undoPlacedBracket(s, plan, placed, unsaved);
+    account?.placed(placed.orders);
+    await dropGuard(deps.db, s.key.id, bracketId).catch(() => undefined);
+    return { status: 207, body: { ...placed, managed: false } };
+  }
+  account?.placed(placed.orders);
   const what = plan.resting
     ? `${plan.inst.symbol} ${body.side}: the stop-loss (${body.stopLoss.triggerPrice}) and ${body.takeProfits.length} take-profit${body.takeProfits.length === 1 ? '' : 's'} go on when the entry fills; the rest is cancelled when the position closes`
     : `${plan.inst.symbol} ${body.side}: the rest is cancelled when the position closes`;

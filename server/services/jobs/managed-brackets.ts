@@ -44,13 +44,8 @@ const aadOf = (apiKeyId: string, userId: string) => `sealed-credentials:v1:${api
 
 // ------------------------------------------------------------------------------------ custody
 
-export async function sealCredentials(db: Db, secret: string, key: Pick<ApiKeyRow, 'id' | 'userId'>, creds: ExchangeCredentials): Promise<void> {
-  const sealed = serverSeal(JSON.stringify({ k: creds.apiKey, s: creds.apiSecret, ...(creds.passphrase ? { p: creds.passphrase } : {}) }), secret, aadOf(key.id, key.userId));
-  await db
-    .insert(sealedCredentials)
-    .values({ apiKeyId: key.id, userId: key.userId, ...sealed })
-    .onConflictDoUpdate({ target: sealedCredentials.apiKeyId, set: { ...sealed, createdAt: new Date() } });
-}
+const sealOf = (secret: string, key: Pick<ApiKeyRow, 'id' | 'userId'>, creds: ExchangeCredentials) =>
+  serverSeal(JSON.stringify({ k: creds.apiKey, s: creds.apiSecret, ...(creds.passphrase ? { p: creds.passphrase } : {}) }), secret, aadOf(key.id, key.userId));
 
 export async function openSealedCredentials(db: Db, secret: string, apiKeyId: string, userId: string): Promise<ExchangeCredentials | null> {
   const [row] = await db.select().from(sealedCredentials).where(and(eq(sealedCredentials.apiKeyId, apiKeyId), eq(sealedCredentials.userId, userId)));
@@ -156,8 +151,9 @@ export function guardLegs(planned: readonly PlannedLeg[]): GuardLeg[] {
 
 /**
  * Before a bracket's first order is sent: seal the credentials and write its job, due only after the
- * placing grace (so no instance acts while the request is still placing). Refused (409) without the
- * key's consent, and when the server holds no SERVER_SECRET.
+ * placing grace (so no instance acts while the request is still placing) — one statement, so one round
+ * trip to the database on the order's path (issue 25 §1), and the credentials are there whenever the job
+ * is. Refused (409) without the key's consent, and when the server holds no SERVER_SECRET.
  */
 export async function prepareGuard(
   db: Db,
@@ -168,7 +164,7 @@ export async function prepareGuard(
 ): Promise<void> {
   if (!secret) throw conflict(NO_CUSTODY_SECRET_MESSAGE);
   if (!key.serverCustodyAt) throw conflict(CUSTODY_REQUIRED_MESSAGE, { custody: CUSTODY_REQUIRED_MESSAGE });
-  await sealCredentials(db, secret, key, creds);
+  const sealed = sealOf(secret, key, creds);
   const payload = writeJobPayload(BRACKET_JOB, {
     apiKeyId: key.id,
     exchange: key.exchange,
@@ -185,11 +181,18 @@ export async function prepareGuard(
     entrySeen: bracket.entryType === 'MARKET' ? true : undefined,
   });
   const due = sql`now() + ${PLACING_GRACE_MS} * interval '1 millisecond'`;
-  await db
-    .insert(jobs)
-    .values({ kind: BRACKET_JOB_KIND, key: bracketJobKey(bracket.bracketId), userId: key.userId, affinity: bracketJobAffinity(key.id), payload, runAt: due })
-    // A retry of the same bracket (same id): the row is reused, and waits again for the request.
-    .onConflictDoUpdate({ target: jobs.key, set: { runAt: due, updatedAt: new Date() }, setWhere: sql`${jobs.state} = 'pending' and ${jobs.leaseOwner} is null` });
+  // A retry of the same bracket (same id): the job row is reused, and waits again for the request.
+  await db.execute(sql`
+    with sealed as (
+      insert into ${sealedCredentials} (api_key_id, user_id, ciphertext, iv, tag)
+      values (${key.id}, ${key.userId}, ${sealed.ciphertext}, ${sealed.iv}, ${sealed.tag})
+      on conflict (api_key_id) do update set ciphertext = excluded.ciphertext, iv = excluded.iv, tag = excluded.tag, created_at = now()
+    )
+    insert into ${jobs} (kind, key, user_id, affinity, payload, run_at)
+    values (${BRACKET_JOB_KIND}, ${bracketJobKey(bracket.bracketId)}, ${key.userId}, ${bracketJobAffinity(key.id)}, ${JSON.stringify(payload)}::jsonb, ${due})
+    on conflict (key) do update set run_at = ${due}, updated_at = now()
+      where ${jobs.state} = 'pending' and ${jobs.leaseOwner} is null
+  `);
 }
 
 /** The request placed the bracket: the job starts now. */

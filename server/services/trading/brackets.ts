@@ -149,7 +149,7 @@ export async function placeBracket(s: TradeSession, plan: BracketPlan, reconcile
   if (failed) {
     // Refused: the exchange did not take it; unknown: it may have reached it (looked up when undoing).
     const attempted = outcomes.flatMap((o) => (o.state === 'refused' ? [] : [{ leg: o.leg, order: o.state === 'placed' ? o.order : null }]));
-    return rollback(s, plan, attempted, failed.leg, failed.error);
+    return rollback(s, plan, attempted, `${failed.leg.name} was refused (${reasonOf(failed.error)})`, failed.error);
   }
   const orders = outcomes.flatMap((o) => (o.state === 'placed' ? [o.order] : []));
   return { bracketId: plan.bracketId, orders, planned: plan.resting ? plannedLegs(plan) : [] };
@@ -218,15 +218,25 @@ async function undoEntry(s: TradeSession, plan: BracketPlan, a: { leg: Leg; orde
 const statusOf = (err: unknown): number => (err instanceof HttpError ? err.status : 500);
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/**
+ * Undoes a bracket whose legs are all placed but whose guard could not be written (the database refused it while
+ * the legs travelled, `guarded-bracket.ts`): all or nothing, as for a refused leg. Throws a 503 when nothing is
+ * live (the request may be sent again later with a new client id), else answers the 207 body naming what is.
+ */
+export function undoPlacedBracket(s: TradeSession, plan: BracketPlan, placed: Omit<BracketResult, 'managed'>, cause: unknown): Promise<Omit<BracketResult, 'managed'>> {
+  const legs = plan.resting ? [plan.entry] : [plan.entry, plan.stop, ...plan.takeProfits];
+  const attempted = legs.map((leg) => ({ leg, order: placed.orders.find((o) => o.clientOrderId === leg.order.clientOrderId) ?? null }));
+  return rollback(s, plan, attempted, `The bracket could not be saved for the server to guard (${reasonOf(cause)})`, new HttpError(503, reasonOf(cause)));
+}
+
 /** Undoes what a refused bracket placed; throws the refusal when nothing is live, else answers the 207 body. */
-async function rollback(s: TradeSession, plan: BracketPlan, attempted: Array<{ leg: Leg; order: Order | null }>, failed: Leg, cause: unknown): Promise<Omit<BracketResult, 'managed'>> {
+async function rollback(s: TradeSession, plan: BracketPlan, attempted: Array<{ leg: Leg; order: Order | null }>, summary: string, cause: unknown): Promise<Omit<BracketResult, 'managed'>> {
   // Protective legs first (all at once), so the entry's flattening never meets a live stop.
   const protective = attempted.filter((x) => x.leg !== plan.entry);
   const outcomes = await Promise.all(protective.map(async (a) => ({ leg: a.leg, outcome: await withdraw(s, plan.inst, a) })));
   const entry = attempted.find((x) => x.leg === plan.entry);
   if (entry) outcomes.push({ leg: entry.leg, outcome: await undoEntry(s, plan, entry) });
   const notes = outcomes.map((o) => o.outcome.note).filter(Boolean);
-  const summary = `${failed.name} was refused (${reasonOf(cause)})`;
   const live = outcomes.filter((o) => o.outcome.state !== 'undone');
   if (!live.length) {
     const fields = cause instanceof HttpError ? cause.fields : undefined;
