@@ -212,6 +212,19 @@ async function dumpCpuProfile(cdp, root, file, trace) {
     self.set(key, (self.get(key) ?? 0) + (dt[i] ?? 0) / 1000);
   });
   const top = [...self].sort((x, y) => y[1] - x[1]).slice(0, 40);
+  // Inclusive time by function (what a painter's paint costs with all it calls).
+  const selfOf = new Map();
+  profile.samples.forEach((id, i) => selfOf.set(id, (selfOf.get(id) ?? 0) + (dt[i] ?? 0) / 1000));
+  const inclusive = new Map();
+  const total = (n) => {
+    let t = selfOf.get(n.id) ?? 0;
+    for (const c of n.children ?? []) t += total(byId.get(c));
+    const key = `${resolve(n.callFrame)} ${n.callFrame.functionName}`;
+    inclusive.set(key, (inclusive.get(key) ?? 0) + t);
+    return t;
+  };
+  total(profile.nodes[0]);
+  top.push(['--- inclusive ---', 0], ...[...inclusive].filter(([k]) => k.includes('src/')).sort((x, y) => y[1] - x[1]).slice(0, 30));
   const all = Array.isArray(trace) ? trace : trace.traceEvents;
   writeFileSync(`${file}-trace.json`, JSON.stringify(all));
   const at = all.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === MARK);
