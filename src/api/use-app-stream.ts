@@ -4,6 +4,9 @@ import type { AppStreamServerMessage, NotificationList } from './contracts/notif
 import { openAppStream, type AppStreamOptions } from './notifications/app-stream';
 import { notificationsQueryKey, resumePoint, withPushed, withRead } from './notifications/notifications-cache';
 import { getServerSettings, serverSettingsQueryKey } from './settings/get-server-settings';
+import { alertListQueryKey } from './alerts/alert-keys';
+import { maintenanceQueryKey } from './maintenance/maintenance-keys';
+import { refreshManaged } from './trade/managed-keys';
 import { receiveServerSettings } from './settings/update-server-settings';
 import { useAccessToken } from './use-access-token';
 
@@ -18,8 +21,14 @@ export function configureAppStream(options: typeof streamOptions): void {
 
 /** What arrives on the stream, into react-query: the bell's list (it rings from there) and the settings. */
 function apply(queryClient: QueryClient, m: AppStreamServerMessage): void {
-  if (m.type === 'notifications') queryClient.setQueryData<NotificationList>(notificationsQueryKey, (list) => withPushed(list, m));
+  if (m.type === 'notifications') {
+    queryClient.setQueryData<NotificationList>(notificationsQueryKey, (list) => withPushed(list, m));
+    // A fired alert moved from active to triggered: the alerts list is read again (it is not polled while the socket is up).
+    if (!m.resume && m.items.some((n) => n.kind === 'alert')) void queryClient.invalidateQueries({ queryKey: alertListQueryKey });
+  } else if (m.type === 'alerts-changed') void queryClient.invalidateQueries({ queryKey: alertListQueryKey });
+  else if (m.type === 'maintenance-changed') void queryClient.invalidateQueries({ queryKey: maintenanceQueryKey });
   else if (m.type === 'notifications-read') queryClient.setQueryData<NotificationList>(notificationsQueryKey, (list) => withRead(list, m.ids, m.unread));
+  else if (m.type === 'managed-changed') void refreshManaged(queryClient);
   else if (m.type === 'settings-changed' && queryClient.getQueryData(serverSettingsQueryKey)) {
     // Saved in another tab (or this one): read them again; changes still on their way here are kept.
     getServerSettings().then(
@@ -52,9 +61,18 @@ class SharedStream {
 
   readonly isOpen = () => this.open;
 
+  private wasOpen = false;
+
   private setOpen(open: boolean): void {
     if (open === this.open) return;
     this.open = open;
+    // Open again after a gap: what changed meanwhile was not pushed (read it once; the notifications resume by themselves).
+    if (open && this.wasOpen) {
+      void refreshManaged(this.queryClient);
+      void this.queryClient.invalidateQueries({ queryKey: alertListQueryKey });
+      void this.queryClient.invalidateQueries({ queryKey: maintenanceQueryKey });
+    }
+    if (open) this.wasOpen = true;
     for (const fn of this.listeners) fn();
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   alertListSchema,
@@ -34,6 +35,12 @@ const tags = ['alerts'];
  */
 export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   const onRequest = [app.requireUser, async () => assertAlertsEnabled(app.db)];
+  /** What an edit answers, once the user's other tabs are told to read their alerts again (issue 26: they do not poll while their socket is up). */
+  const changed = async <T>(req: FastifyRequest, work: Promise<T>): Promise<T> => {
+    const result = await work;
+    await app.events.publish('alerts.changed', { userId: currentUser(req).id }).catch((err: unknown) => req.log.warn({ err }, 'Could not tell the tabs the alerts changed'));
+    return result;
+  };
 
   app.get(
     '',
@@ -44,7 +51,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '',
     { onRequest, schema: { tags, summary: 'Set an alert (initialPrice = the live price now)', security, body: createAlertBodySchema, response: { 201: alertSchema, ...errors } } },
-    async (req, reply) => reply.code(201).send(toAlertDto(await createAlert(app.db, currentUser(req).id, req.body))),
+    async (req, reply) => reply.code(201).send(toAlertDto(await changed(req, createAlert(app.db, currentUser(req).id, req.body)))),
   );
 
   app.delete(
@@ -53,7 +60,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest,
       schema: { tags, summary: 'Clear the triggered list (status=triggered)', security, querystring: clearAlertsQuerySchema, response: { 200: clearAlertsResultSchema, ...errors } },
     },
-    async (req) => ({ deleted: await clearTriggeredAlerts(app.db, currentUser(req).id) }),
+    async (req) => ({ deleted: await changed(req, clearTriggeredAlerts(app.db, currentUser(req).id)) }),
   );
 
   app.patch(
@@ -69,14 +76,14 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertSchema, ...errors },
       },
     },
-    async (req) => toAlertDto(await updateAlert(app.db, currentUser(req).id, req.params.id, req.body)),
+    async (req) => toAlertDto(await changed(req, updateAlert(app.db, currentUser(req).id, req.params.id, req.body))),
   );
 
   app.delete(
     '/:id',
     { onRequest, schema: { tags, summary: 'Delete an alert', security, params: idParamSchema, response: { 204: z.undefined(), ...errors } } },
     async (req, reply) => {
-      await deleteAlert(app.db, currentUser(req).id, req.params.id);
+      await changed(req, deleteAlert(app.db, currentUser(req).id, req.params.id));
       return reply.code(204).send();
     },
   );
@@ -94,6 +101,6 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertSchema, ...errors },
       },
     },
-    async (req) => toAlertDto(await rearmAlert(app.db, currentUser(req).id, req.params.id, req.body)),
+    async (req) => toAlertDto(await changed(req, rearmAlert(app.db, currentUser(req).id, req.params.id, req.body))),
   );
 };

@@ -10,6 +10,7 @@ import type { Alert } from '../../../src/api/contracts/alerts';
 import type { NotificationList } from '../../../src/api/contracts/notifications';
 import { alerts } from '../../db/schema-alerts';
 import { fireAlert } from '../../services/alerts';
+import { logActivity } from '../../services/jobs/managed-brackets';
 import { addNotification } from '../../services/notifications';
 import { AppStreamClient, isApp } from '../../test/app-stream-client';
 import { createTestApp, TEST_DRIVERS, type SignedIn, type TestApp } from '../../test/helper';
@@ -161,6 +162,42 @@ describe.each(TEST_DRIVERS)('/v1/stream on %s', (driver) => {
     expect(saved.statusCode, saved.body).toBe(200);
     await tab.next(isApp('settings-changed'));
     tab.socket.close();
+  });
+
+  it('tells the user’s tabs when the server acted on a guarded bracket (its activity), and nobody else', async () => {
+    const [alice, bob] = [await t.signInAs('user'), await t.signInAs('user')];
+    const [tab, other] = [await connect(alice), await connect(bob)];
+    const job = `bracket:${alice.id}`;
+    await logActivity(t.db, alice.id, job, { action: 'Moved the stop', orderId: null, result: 'ok', message: 'to break-even', dedupe: 'be' }, t.app.events);
+    await tab.next(isApp('managed-changed'));
+    // The same entry again (a replay after a crash) writes nothing and tells nobody.
+    await logActivity(t.db, alice.id, job, { action: 'Moved the stop', orderId: null, result: 'ok', message: 'to break-even', dedupe: 'be' }, t.app.events);
+    tab.send({ op: 'ping' });
+    await tab.next(isApp('pong'));
+    expect(tab.messages.filter((m) => m.type === 'managed-changed')).toHaveLength(1);
+    other.send({ op: 'ping' });
+    await other.next(isApp('pong'));
+    expect(other.messages.some((m) => m.type === 'managed-changed')).toBe(false);
+    tab.socket.close();
+    other.socket.close();
+  });
+
+  it('tells the user’s tabs when their alerts were edited, and every tab when the maintenance banner changed', async () => {
+    const [alice, bob, admin] = [await t.signInAs('user'), await t.signInAs('user'), await t.signInAs('admin')];
+    const [tab, other] = [await connect(alice), await connect(bob)];
+    const created = await t.client.post('/v1/alerts', { exchange: 'binance', symbol: 'BTCUSDT', initialPrice: 60_000, triggerPrice: 61_000 }, { token: alice.accessToken });
+    expect(created.statusCode, created.body).toBe(201);
+    await tab.next(isApp('alerts-changed'));
+    expect((await t.client.delete(`/v1/alerts/${created.json<Alert>().id}`, { token: alice.accessToken })).statusCode).toBe(204);
+    await tab.next(isApp('alerts-changed', () => tab.messages.filter((m) => m.type === 'alerts-changed').length === 2));
+    expect(other.messages.some((m) => m.type === 'alerts-changed')).toBe(false);
+
+    const set = await t.client.post('/v1/maintenance', { message: 'Upgrade at noon' }, { token: admin.accessToken });
+    expect(set.statusCode, set.body).toBe(200);
+    await Promise.all([tab.next(isApp('maintenance-changed')), other.next(isApp('maintenance-changed'))]);
+    expect((await t.client.post('/v1/maintenance', { message: '' }, { token: admin.accessToken })).statusCode).toBe(200);
+    tab.socket.close();
+    other.socket.close();
   });
 
   it('closes on sign-out (4401) and keeps the user’s other sign-in open', async () => {

@@ -15,7 +15,7 @@ const STREAM_DESCRIPTION = [
   '(again with a fresh token before it expires; `since` is the newest notification id the tab holds, `sinceTime` the server`s',
   '`now` of its list). The server answers `authenticated`, then `notifications` with `resume: true` (what was written since,',
   'from 10 s before: drop the ids you have), then pushes each new notification, `notifications-read` when any tab marks some',
-  'read and `settings-changed` when the settings are saved. `keepalive` every 25 s. Closed with 4401 when the session ends.',
+  'read, `settings-changed` when the settings are saved and `managed-changed` when the server acted on a guarded bracket, `alerts-changed` when the alerts were edited elsewhere, `maintenance-changed` to everyone when the banner changed. `keepalive` every 25 s. Closed with 4401 when the session ends.',
 ].join(' ');
 
 export interface AppStreamOptions {
@@ -59,6 +59,12 @@ class AppStreamHub {
     for (const c of this.byUser.get(userId) ?? []) if (once === null || c.firstSend(once)) c.sendRaw(data);
   }
 
+  /** To every signed-in socket of this instance (what concerns everyone: the maintenance banner). */
+  sendAll(message: AppStreamServerMessage): void {
+    const data = JSON.stringify(message);
+    for (const set of this.byUser.values()) for (const c of set) c.sendRaw(data);
+  }
+
   /** Reads what to push only when the user has a socket here; off the publisher's path (never awaited by the bus). */
   push(userId: string, read: () => Promise<AppStreamServerMessage | null>): void {
     if (!this.has(userId)) return;
@@ -88,6 +94,9 @@ export const appStreamRoutes: FastifyPluginAsync<AppStreamOptions> = async (app,
     hub.push(userId, async () => ({ type: 'notifications-read', ids, unread: await unreadCount(db, userId) }));
   });
   app.events.on('settings.changed', ({ userId }) => hub.send(userId, { type: 'settings-changed' }));
+  app.events.on('managed.changed', ({ userId }) => hub.send(userId, { type: 'managed-changed' }));
+  app.events.on('alerts.changed', ({ userId }) => hub.send(userId, { type: 'alerts-changed' }));
+  app.events.on('maintenance.changed', () => hub.sendAll({ type: 'maintenance-changed' }));
   app.events.on('session.ended', ({ familyId }) => {
     for (const c of hub.live) if (c.user()?.familyId === familyId) c.signedOut();
   });

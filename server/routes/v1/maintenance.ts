@@ -27,6 +27,11 @@ export const maintenanceRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: maintenanceSchema, 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema },
       },
     },
-    async (req) => setMaintenance(app.db, req.body.message, currentUser(req).id),
+    async (req) => {
+      const saved = await setMaintenance(app.db, req.body.message, currentUser(req).id);
+      // Every open tab reads the banner again (tabs do not poll it while their socket is up); a bus outage costs only that.
+      await app.events.publish('maintenance.changed', {}).catch((err: unknown) => req.log.warn({ err }, 'Could not tell the tabs the banner changed'));
+      return saved;
+    },
   );
 };

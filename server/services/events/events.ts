@@ -35,6 +35,15 @@ export const APP_EVENTS = {
   'notification.read': z.object({ userId: id, ids: z.array(id).max(50).nullable(), unread: z.number().int().nonnegative().optional() }),
   /** The user's server settings were saved: the user's other tabs read them again. */
   'settings.changed': z.object({ userId: id }),
+  /**
+   * What the server does with the user's guarded brackets changed (one started, acted, stopped: an activity entry
+   * was written): the user's tabs read the guarded brackets and the activity log again instead of polling them.
+   */
+  'managed.changed': z.object({ userId: id }),
+  /** The user set, moved, re-armed or deleted alerts: the user's tabs read the list again (they do not poll it while their socket is up). */
+  'alerts.changed': z.object({ userId: id }),
+  /** An admin set or cleared the maintenance banner: every open tab reads it again. */
+  'maintenance.changed': z.object({}),
 } as const;
 
 export type AppEventName = keyof typeof APP_EVENTS;

@@ -1,5 +1,6 @@
 import type { BracketBody, BracketResult } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
+import type { EventBus } from '../events/bus';
 import { conflict } from '../../lib/http-error';
 import type { AccountStates } from '../trading/account-states';
 import { placeBracket, plannedLegs, planBracket, undoPlacedBracket } from '../trading/brackets';
@@ -18,7 +19,7 @@ import type { JobRunnerLog } from './runner';
  * bracket costs the exchange one round trip: its legs.
  */
 export async function placeGuardedBracket(
-  deps: { db: Db; secret: string | undefined; log: JobRunnerLog; accounts?: AccountStates },
+  deps: { db: Db; secret: string | undefined; log: JobRunnerLog; accounts?: AccountStates; events?: EventBus },
   s: TradeSession,
   body: BracketBody,
   limits: LimitsCheck,
@@ -63,6 +64,6 @@ export async function placeGuardedBracket(
     : `${plan.inst.symbol} ${body.side}: the rest is cancelled when the position closes`;
   // Armed beside the answer, not before it (two writes off the order's path): armed late or not at all (the
   // database away), the guard wakes up on its own after the placing grace.
-  void armGuard(deps.db, s.key, bracketId, what).catch((err: unknown) => deps.log.warn({ err }, 'Could not arm a bracket guard; it starts after its grace'));
+  void armGuard(deps.db, s.key, bracketId, what, deps.events).catch((err: unknown) => deps.log.warn({ err }, 'Could not arm a bracket guard; it starts after its grace'));
   return { status: placed.partial ? 207 : 201, body: { ...placed, managed: Boolean(body.managed) } };
 }

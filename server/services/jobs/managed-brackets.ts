@@ -98,7 +98,7 @@ export async function setServerCustody(db: Db, events: EventBus, userId: string,
     if (!on) {
       const stopped = await stopGuardingKey(tx, apiKeyId, CUSTODY_WITHDRAWN_MESSAGE);
       for (const job of stopped) {
-        await logActivity(tx, job.userId!, job.key, { action: 'Stopped guarding the bracket', orderId: null, result: 'ok', message: CUSTODY_WITHDRAWN_MESSAGE, dedupe: 'stopped' });
+        await logActivity(tx, job.userId!, job.key, { action: 'Stopped guarding the bracket', orderId: null, result: 'ok', message: CUSTODY_WITHDRAWN_MESSAGE, dedupe: 'stopped' }, emit);
       }
       await tx.delete(sealedCredentials).where(eq(sealedCredentials.apiKeyId, apiKeyId));
       await emit('api-key.custody-withdrawn', { apiKeyId, userId });
@@ -196,14 +196,14 @@ export async function prepareGuard(
 }
 
 /** The request placed the bracket: the job starts now. */
-export async function armGuard(db: Db, key: Pick<ApiKeyRow, 'userId'>, bracketId: string, what: string): Promise<void> {
+export async function armGuard(db: Db, key: Pick<ApiKeyRow, 'userId'>, bracketId: string, what: string, events?: NotificationEvents): Promise<void> {
   // One field of a payload already written through the schema: the merge keeps it valid.
   const armed: Pick<BracketJobPayload, 'armed'> = { armed: true };
   await db
     .update(jobs)
     .set({ payload: sql`${jobs.payload} || ${JSON.stringify(armed)}::jsonb`, runAt: sql`now()`, updatedAt: new Date() })
     .where(and(eq(jobs.key, bracketJobKey(bracketId)), eq(jobs.state, 'pending'), isNull(jobs.leaseOwner)));
-  await logActivity(db, key.userId, bracketJobKey(bracketId), { action: 'Guarding the bracket', orderId: null, result: 'ok', message: what, dedupe: 'started' });
+  await logActivity(db, key.userId, bracketJobKey(bracketId), { action: 'Guarding the bracket', orderId: null, result: 'ok', message: what, dedupe: 'started' }, events);
 }
 
 /** Nothing of the bracket is live (refused and undone): its job and, when idle, the sealed credentials go. */
@@ -274,5 +274,7 @@ export async function logActivity(
   if (row && e.notify) {
     await addNotification(db, { userId, kind: 'job', title: e.action, body: e.message, refId: jobKey, dedupeKey: `activity:${jobKey}:${e.dedupe}` }, events);
   }
+  // The user's tabs read the guarded brackets and the activity again (they do not poll while their socket is up).
+  if (row && events) await (typeof events === 'function' ? events('managed.changed', { userId }) : events.publish('managed.changed', { userId }));
 }
 

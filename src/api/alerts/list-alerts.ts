@@ -5,10 +5,11 @@ import type { Network } from '../contracts/common';
 import { http } from '../client';
 import { useFeatureFlag } from '../feature-flags/get-feature-flag-map';
 import { useAccessToken } from '../use-access-token';
+import { useAppStream } from '../use-app-stream';
 
-/** Every alerts query and mutation lives under this key; the list is `[...alertsQueryKey, 'list']`. */
-export const alertsQueryKey = ['alerts'] as const;
-export const alertListQueryKey = [...alertsQueryKey, 'list'] as const;
+import { alertListQueryKey } from './alert-keys';
+
+export { alertListQueryKey, alertsQueryKey } from './alert-keys';
 
 /**
  * Alerts set on another device are picked up within this time (same-browser tabs are told at once
@@ -22,12 +23,13 @@ export async function listAlerts(): Promise<Alert[]> {
   return alertListSchema.parse(data);
 }
 
-export const alertsQueryOptions = () =>
+/** `pushed`: the app's socket is up — it says when the list changed (`alerts-changed`, a fired alert): no polling. */
+export const alertsQueryOptions = (pushed = false) =>
   queryOptions({
     queryKey: alertListQueryKey,
     queryFn: listAlerts,
     staleTime: 5_000,
-    refetchInterval: ALERTS_REFRESH_MS,
+    refetchInterval: pushed ? false : ALERTS_REFRESH_MS,
     meta: { errorMessage: 'Unable to fetch alerts' },
   });
 
@@ -44,7 +46,8 @@ export const alertsQueryOptions = () =>
 export function useAlerts() {
   const enabled = useFeatureFlag('FF_ENABLE_ALERTS');
   const token = useAccessToken();
-  return useQuery({ ...alertsQueryOptions(), enabled: enabled && token !== null });
+  const pushed = useAppStream();
+  return useQuery({ ...alertsQueryOptions(pushed), enabled: enabled && token !== null });
 }
 
 const NONE: Alert[] = [];

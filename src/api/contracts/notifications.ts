@@ -74,6 +74,12 @@ export const appStreamServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notifications-read'), ids: z.array(z.uuid()).nullable(), unread: z.number().int().nonnegative() }),
   /** The user's server settings changed (saved in another tab): read them again. */
   z.object({ type: z.literal('settings-changed') }),
+  /** The server's guarded brackets of the user changed (issue 26): read them and the activity log again. */
+  z.object({ type: z.literal('managed-changed') }),
+  /** The user's alerts were set, moved or deleted (in another tab, on another device): read the list again. */
+  z.object({ type: z.literal('alerts-changed') }),
+  /** An admin set or cleared the maintenance banner: every tab reads it again. */
+  z.object({ type: z.literal('maintenance-changed') }),
   /** Sent every few seconds of silence: a socket that hears nothing for long is dead. */
   z.object({ type: z.literal('keepalive') }),
   z.object({ type: z.literal('pong') }),

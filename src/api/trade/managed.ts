@@ -6,6 +6,8 @@ import { http } from '../client';
 import { apiKeySchema, type ApiKey } from '../contracts/api-keys';
 import { activityEntrySchema, managedBracketInfoSchema, type ActivityEntry, type ManagedBracketInfo } from '../contracts/trading';
 import { useFeatureFlag } from '../feature-flags/get-feature-flag-map';
+import { useAppStream } from '../use-app-stream';
+import { activityQueryKey, managedQueryKey } from './managed-keys';
 
 /**
  * Brackets the server guards (issue 21) and manages (FF_ENABLE_SEMI_AUTO, issue 13): which brackets
@@ -13,8 +15,7 @@ import { useFeatureFlag } from '../feature-flags/get-feature-flag-map';
  * consent to it, and the log of what the server did.
  */
 
-export const managedQueryKey = (apiKeyId: string) => ['trade', apiKeyId, 'managed'] as const;
-export const activityQueryKey = ['activity'] as const;
+export { activityQueryKey, managedQueryKey } from './managed-keys';
 
 /** `GET /v1/trade/{apiKeyId}/managed`: running ones first. */
 export async function listManagedBrackets(apiKeyId: string): Promise<ManagedBracketInfo[]> {
@@ -22,13 +23,20 @@ export async function listManagedBrackets(apiKeyId: string): Promise<ManagedBrac
   return z.array(managedBracketInfoSchema).parse(data);
 }
 
-/** The key's guarded brackets (refreshed every 5 s: the server changes them with no tab involved). */
+/** How often the guarded brackets and the activity log are read while the app's socket is down. */
+export const MANAGED_POLL_MS = 5000;
+
+/**
+ * The key's guarded brackets: the server changes them with no tab involved, and says so on the app's socket
+ * (`managed-changed`: read again); polled every 5 s only while that socket is down (issue 26).
+ */
 export function useManagedBrackets(apiKeyId: string | null) {
+  const pushed = useAppStream();
   return useQuery({
     queryKey: managedQueryKey(apiKeyId ?? 'none'),
     queryFn: () => listManagedBrackets(apiKeyId!),
     enabled: apiKeyId !== null,
-    refetchInterval: 5000,
+    refetchInterval: pushed ? false : MANAGED_POLL_MS,
     meta: { errorMessage: 'Unable to read the brackets the server guards' },
   });
 }
@@ -74,6 +82,8 @@ export async function listActivity(): Promise<ActivityEntry[]> {
   return z.array(activityEntrySchema).parse(data);
 }
 
+/** The activity log, pushed like the guarded brackets (`managed-changed`), polled only while the app's socket is down. */
 export function useActivity(enabled: boolean) {
-  return useQuery({ queryKey: activityQueryKey, queryFn: listActivity, enabled, refetchInterval: enabled ? 5000 : false, meta: { errorMessage: 'Unable to read the activity log' } });
+  const pushed = useAppStream();
+  return useQuery({ queryKey: activityQueryKey, queryFn: listActivity, enabled, refetchInterval: enabled && !pushed ? MANAGED_POLL_MS : false, meta: { errorMessage: 'Unable to read the activity log' } });
 }

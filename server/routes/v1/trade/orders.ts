@@ -90,7 +90,7 @@ export function placeRoutes(app: TradeApp, { opts, params, session, requireFlag,
       if (req.body.managed) await requireFlag('FF_ENABLE_SEMI_AUTO');
       const s = await session(req);
       const limits = await limitsFor(opts.db, s.key.userId, opts.funded);
-      const deps = { db: opts.db, secret: app.config.SERVER_SECRET, log: req.log, accounts: opts.accounts };
+      const deps = { db: opts.db, secret: app.config.SERVER_SECRET, log: req.log, accounts: opts.accounts, events: app.events };
       const answer = await once(s, req.body.clientOrderId, { route: 'bracket', body: req.body, field: 'clientOrderId' }, (reconcile) => placeGuardedBracket(deps, s, req.body, limits, reconcile));
       void recordAfter(s, req.body.symbol);
       return reply.code(answer.status).send(answer.body);

@@ -1,0 +1,1 @@
+export const maintenanceQueryKey = ['maintenance'] as const;
