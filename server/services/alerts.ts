@@ -15,7 +15,7 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/http-error';
 import { isFeatureEnabled } from './feature-flags';
 import { ensureJob } from './jobs/runner';
 import { withEvents, type EventBus } from './events/bus';
-import { insertNotifications } from './notifications';
+import { insertNotifications, pruneNotifications } from './notifications';
 import type { NotificationRow } from '../db/schema-jobs';
 
 /** The server-side evaluator of one exchange+network's alerts (services/jobs/alert-watch.ts) is this job. */
@@ -319,6 +319,9 @@ export async function fireAlerts(db: Db, crossings: readonly AlertCrossing[], ev
   });
   // Housekeeping after the commit: a prune that fails is done by the user's next firing, and must not make the
   // caller take the fired alerts for unfired (their e-mails would be lost to the retry, which fires nothing).
-  for (const userId of new Set(fired.map((f) => f.row.userId))) await pruneTriggered(db, userId).catch(() => undefined);
+  for (const userId of new Set(fired.map((f) => f.row.userId))) {
+    await pruneTriggered(db, userId).catch(() => undefined);
+    await pruneNotifications(db, userId).catch(() => undefined);
+  }
   return fired;
 }

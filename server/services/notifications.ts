@@ -55,8 +55,27 @@ export const NOTIFICATION_EVENT_MAX_BYTES = 6000;
  * unread count in it (one count here instead of two queries on every instance holding the user's tabs).
  */
 export async function addNotification(db: Db, n: NewNotification, events?: NotificationEvents): Promise<NotificationRow | null> {
-  if (events && typeof events !== 'function') return events.transaction(db, (tx, emit) => insertNotification(tx as unknown as Db, n, emit));
-  return insertNotification(db, n, events ?? null);
+  if (events && typeof events !== 'function') {
+    const row = await events.transaction(db, (tx, emit) => insertNotification(tx as unknown as Db, n, emit));
+    // After the commit (the push is on its way): a prune that fails is done by the user's next notification.
+    if (row) await pruneNotifications(db, n.userId).catch(() => undefined);
+    return row;
+  }
+  const row = await insertNotification(db, n, events ?? null);
+  // In the caller's transaction (which holds the user's lock when it has events), as the caller chose.
+  if (row) await prune(db, n.userId);
+  return row;
+}
+
+/**
+ * Drops the user's notifications beyond the newest NOTIFICATIONS_KEPT, under the user's lock (a mark-read holding
+ * it never meets this delete halfway). Outside the transaction that wrote them: off the path of their push.
+ */
+export async function pruneNotifications(db: Db, userId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockUnread(tx as unknown as Db, userId);
+    await prune(tx as unknown as Db, userId);
+  });
 }
 
 async function insertNotification(db: Db, n: NewNotification, emit: Emit | null): Promise<NotificationRow | null> {
@@ -65,8 +84,9 @@ async function insertNotification(db: Db, n: NewNotification, emit: Emit | null)
 
 /**
  * `addNotification` for several in the caller's transaction (an evaluator's burst of fired alerts): one insert,
- * each user's lock, prune and unread count once, then one `notification.created` each. Answers, in the order
- * given, each row when it is new, else null.
+ * each user's lock and unread count once, then one `notification.created` each — the prune is the caller's, after
+ * its commit (`pruneNotifications`), so the transaction the push waits for is short. Answers, in the order given,
+ * each row when it is new, else null.
  */
 export async function insertNotifications(db: Db, list: readonly NewNotification[], emit: Emit | null): Promise<Array<NotificationRow | null>> {
   if (!list.length) return [];
@@ -77,13 +97,10 @@ export async function insertNotifications(db: Db, list: readonly NewNotification
     .returning();
   // Users in a fixed order: two transactions locking the same users never wait on each other in a circle.
   const userIds = [...new Set(rows.map((r) => r.userId))].sort();
-  for (const userId of userIds) {
-    // In a transaction (one with events): the user's lock before the prune touches older rows, so a mark-read that
-    // holds it never waits on this transaction's deletes while this one waits for the lock (no deadlock).
-    if (emit) await lockUnread(db, userId);
-    await prune(db, userId);
-  }
   if (emit) {
+    // The users' locks (held to the commit): of two transactions writing one user's notifications, the later one's
+    // unread count includes the earlier's.
+    for (const userId of userIds) await lockUnread(db, userId);
     for (const userId of userIds) {
       const unread = await unreadCount(db, userId);
       for (const row of rows) {
