@@ -102,10 +102,10 @@ export async function binanceMarket(base) {
 // The bench's own price reads weigh on the simulator's address like the server's: one per symbol and instance
 // every second at most, so the address's count stays the server's (a target 0.15 % away still lies beyond the fill).
 const prices = new Map();
-const lastPrice = async (base, symbol) => {
+const lastPrice = async (base, symbol, fresh = false) => {
   const id = `${base} ${symbol}`;
   const held = prices.get(id);
-  if (held && Date.now() - held.at < 1000) return held.price;
+  if (held && !fresh && Date.now() - held.at < 1000) return held.price;
   const price = Number((await api(base, 'GET', `/sim/binance/fapi/v1/ticker/24hr?symbol=${symbol}`)).lastPrice);
   prices.set(id, { price, at: Date.now() });
   return price;
@@ -144,14 +144,12 @@ export async function placeBrackets(instances, xsrf, keys, symbols, perKey, conc
     const base = instances.filter((i) => i.alive)[key.k % instances.filter((i) => i.alive).length].base;
     for (let b = 0; b < perKey; b++) {
       const s = symbols[b % symbols.length];
-      const last = await lastPrice(base, s.symbol);
       const buy = (key.k + b) % 2 === 0;
       const sign = buy ? 1 : -1;
-      const qty = roundTo(Math.max(s.minQty, 300 / last) + Number(s.step) / 2, s.step);
-      const body = {
+      const bodyAt = (last) => ({
         symbol: s.symbol,
         side: buy ? 'BUY' : 'SELL',
-        qty,
+        qty: roundTo(Math.max(s.minQty, 300 / last) + Number(s.step) / 2, s.step),
         entry: { type: 'MARKET' },
         stopLoss: { triggerPrice: roundTo(last * (1 - sign * 0.0035), s.tick) },
         takeProfits: [
@@ -159,15 +157,24 @@ export async function placeBrackets(instances, xsrf, keys, symbols, perKey, conc
           { price: roundTo(last * (1 + sign * 0.003), s.tick), qtyPercent: 50 },
         ],
         managed: { breakEven: true, trail: null },
-      };
+      });
+      let body = bodyAt(await lastPrice(base, s.symbol));
       try {
         // A 429 left nothing live (the product refuses before sending): the same bracket is asked again.
+        // A 400 saying a target or the stop is on the wrong side of the entry: the market moved past a price up to
+        // a second old (the bench's cache) — as a trader would, it reads the price again and sends the bracket anew.
         let r;
+        let moved = 0;
         for (let attempt = 0; ; attempt++) {
           try {
             r = await api(base, 'POST', `/v1/trade/${key.id}/brackets`, { headers: { ...xsrf, 'x-key-password': KEY_PASSWORD }, token: key.user.token, body });
             break;
           } catch (err) {
+            if (err.status === 400 && /must be (below|above) the entry/.test(String(err.message)) && moved < 2) {
+              moved += 1;
+              body = bodyAt(await lastPrice(base, s.symbol, true));
+              continue;
+            }
             if (err.status !== 429 || attempt >= RETRIES_429) throw err;
             deferred += 1;
             await sleep(Math.max(1, Number.isFinite(err.retryAfter) ? err.retryAfter : 5) * 1000 + Math.random() * 1000);
