@@ -228,17 +228,8 @@ async function dumpCpuProfile(cdp, root, file, trace) {
   const all = Array.isArray(trace) ? trace : trace.traceEvents;
   writeFileSync(`${file}-trace.json`, JSON.stringify(all));
   const at = all.find((e) => e.name === 'TimeStamp' && e.args?.data?.message === MARK);
-  const events = all.filter((e) => e.ph === 'X' && typeof e.dur === 'number' && at && e.pid === at.pid && e.tid === at.tid).sort((x, y) => x.ts - y.ts || y.dur - x.dur);
   // Exclusive time per event name on the page's main thread.
-  const names = new Map();
-  const stack = [];
-  for (const e of events) {
-    while (stack.length && stack[stack.length - 1].end <= e.ts) stack.pop();
-    const parent = stack[stack.length - 1];
-    if (parent) names.set(parent.name, (names.get(parent.name) ?? 0) - e.dur / 1000);
-    names.set(e.name, (names.get(e.name) ?? 0) + e.dur / 1000);
-    stack.push({ name: e.name, end: e.ts + e.dur });
-  }
+  const names = exclusiveByName(all, (e) => at && e.pid === at.pid && e.tid === at.tid);
   const threadName = new Map(all.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}/${e.tid}`, e.args.name]));
   const threads = new Map();
   for (const e of all) {
@@ -251,20 +242,24 @@ async function dumpCpuProfile(cdp, root, file, trace) {
   const busiest = [...names].sort((x, y) => y[1] - x[1]).slice(0, 60);
   // The GPU process's main thread (rasterising, compositing, the chart's WebGL under SwiftShader): exclusive time by event name.
   const gpu = [...threadName].find(([, name]) => name === 'CrGpuMain')?.[0];
-  const gpuNames = new Map();
-  if (gpu) {
-    const gpuStack = [];
-    const gpuEvents = all.filter((e) => e.ph === 'X' && typeof e.dur === 'number' && `${e.pid}/${e.tid}` === gpu).sort((x, y) => x.ts - y.ts || y.dur - x.dur);
-    for (const e of gpuEvents) {
-      while (gpuStack.length && gpuStack[gpuStack.length - 1].end <= e.ts) gpuStack.pop();
-      const parent = gpuStack[gpuStack.length - 1];
-      if (parent) gpuNames.set(parent.name, (gpuNames.get(parent.name) ?? 0) - e.dur / 1000);
-      gpuNames.set(e.name, (gpuNames.get(e.name) ?? 0) + e.dur / 1000);
-      gpuStack.push({ name: e.name, end: e.ts + e.dur });
-    }
-  }
+  const gpuNames = gpu ? exclusiveByName(all, (e) => `${e.pid}/${e.tid}` === gpu) : new Map();
   busiest.push(['--- CrGpuMain, exclusive ---', 0], ...[...gpuNames].sort((x, y) => y[1] - x[1]).slice(0, 40));
   writeFileSync(`${file}.txt`, [...top.map(([k, v]) => `${v.toFixed(1)} ms  ${k}`), '', ...busiest.map(([k, v]) => `${v.toFixed(1)} ms  ${k}`)].join('\n'));
+}
+
+/** Exclusive time (ms) per event name of the complete trace events `on` keeps (one thread's: nested events subtracted). */
+function exclusiveByName(all, on) {
+  const events = all.filter((e) => e.ph === 'X' && typeof e.dur === 'number' && on(e)).sort((x, y) => x.ts - y.ts || y.dur - x.dur);
+  const names = new Map();
+  const stack = [];
+  for (const e of events) {
+    while (stack.length && stack[stack.length - 1].end <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) names.set(parent.name, (names.get(parent.name) ?? 0) - e.dur / 1000);
+    names.set(e.name, (names.get(e.name) ?? 0) + e.dur / 1000);
+    stack.push({ name: e.name, end: e.ts + e.dur });
+  }
+  return names;
 }
 
 /** Debugging aid, in the page: the DOM written during `ms`, counted by the nearest element with a test id (what repaints besides the canvases). */
