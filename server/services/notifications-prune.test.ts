@@ -16,7 +16,7 @@ describe.each(TEST_DRIVERS)('notifications kept per user on %s', (driver) => {
     const user = await t.signInAs('user');
     const at = Date.UTC(2026, 0, 1);
     await t.db.insert(notifications).values(
-      Array.from({ length: NOTIFICATIONS_KEPT }, (_, i) => ({ userId: user.id, kind: 'job', title: `old ${i}`, body: 'x', dedupeKey: `old:${i}`, createdAt: new Date(at + i * 1000) })),
+      Array.from({ length: NOTIFICATIONS_KEPT }, (_, i) => ({ userId: user.id, kind: 'job' as const, title: `old ${i}`, body: 'x', dedupeKey: `old:${i}`, createdAt: new Date(at + i * 1000) })),
     );
     const added = await addNotification(t.db, { userId: user.id, kind: 'job', title: 'new', body: 'x', dedupeKey: 'new:1' }, t.app.events);
     expect(added?.title).toBe('new');

@@ -275,6 +275,11 @@ export async function logActivity(
     await addNotification(db, { userId, kind: 'job', title: e.action, body: e.message, refId: jobKey, dedupeKey: `activity:${jobKey}:${e.dedupe}` }, events);
   }
   // The user's tabs read the guarded brackets and the activity again (they do not poll while their socket is up).
-  if (row && events) await (typeof events === 'function' ? events('managed.changed', { userId }) : events.publish('managed.changed', { userId }));
+  // Best effort: a bus that cannot take it costs the tabs this refresh (they read again on their next change or
+  // reconnect), never the guard its round — the entry is written.
+  if (row && events) {
+    if (typeof events === 'function') await events('managed.changed', { userId });
+    else await events.publish('managed.changed', { userId }).catch(() => undefined);
+  }
 }
 

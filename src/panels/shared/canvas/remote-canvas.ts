@@ -20,6 +20,8 @@ function paintWorker(): Worker | null {
     worker.onmessage = (e: MessageEvent<FromPaintWorker>) => {
       for (const b of e.data.buffers) if (free.length < 8) free.push(b);
     };
+    // Not swallowed: a worker that cannot load or throws leaves its canvases blank, and says why in the console.
+    worker.onerror = (e: ErrorEvent) => console.error(`The canvas panels' paint worker failed: ${e.message}`);
   } catch {
     worker = null;
   }
