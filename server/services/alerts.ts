@@ -274,10 +274,16 @@ export interface AlertCrossing {
 /**
  * `fireAlert` for several crossings at once (a burst of prints through many alerts, issue 26): one transaction
  * for all of them — one connection, the users' notification locks taken once — instead of one each. Answers the
- * alerts it fired (the others had moved, fired or been deleted already). Give it one user's crossings: the
- * transaction holds each of its users' notification locks to its end.
+ * alerts it fired (the others had moved, fired or been deleted already). Crossings of many users go in one
+ * statement each (the update, the insert, the users' locks — taken in a fixed order, so two such transactions never
+ * wait on each other in a circle — and their unread counts); the transaction holds those locks to its end.
  */
-export async function fireAlerts(db: Db, crossings: readonly AlertCrossing[], events?: EventBus | null): Promise<Array<{ row: AlertRow; notification: NotificationRow | null }>> {
+export async function fireAlerts(
+  db: Db,
+  crossings: readonly AlertCrossing[],
+  events?: EventBus | null,
+  opts: { prune?: boolean } = {},
+): Promise<Array<{ row: AlertRow; notification: NotificationRow | null }>> {
   // One crossing per alert: of two versions of one alert queued together, the newer (the row holds only one).
   const byId = new Map<string, AlertCrossing>();
   for (const c of crossings) {
@@ -317,11 +323,19 @@ export async function fireAlerts(db: Db, crossings: readonly AlertCrossing[], ev
     );
     return rows.map((row, i) => ({ row, notification: notes[i] ?? null }));
   });
-  // Housekeeping after the commit: a prune that fails is done by the user's next firing, and must not make the
-  // caller take the fired alerts for unfired (their e-mails would be lost to the retry, which fires nothing).
-  for (const userId of new Set(fired.map((f) => f.row.userId))) {
+  // Housekeeping after the commit (or the caller's, later: `prune: false`, then `pruneFired`).
+  if (opts.prune !== false) await pruneFired(db, fired.map((f) => f.row.userId));
+  return fired;
+}
+
+/**
+ * The users' triggered alerts and notifications beyond what is kept, dropped after their firing's commit. A prune
+ * that fails is done by the user's next firing, and never makes the caller take the fired alerts for unfired (their
+ * e-mails would be lost to the retry, which fires nothing).
+ */
+export async function pruneFired(db: Db, userIds: Iterable<string>): Promise<void> {
+  for (const userId of new Set(userIds)) {
     await pruneTriggered(db, userId).catch(() => undefined);
     await pruneNotifications(db, userId).catch(() => undefined);
   }
-  return fired;
 }

@@ -97,17 +97,18 @@ export async function insertNotifications(db: Db, list: readonly NewNotification
     .returning();
   // Users in a fixed order: two transactions locking the same users never wait on each other in a circle.
   const userIds = [...new Set(rows.map((r) => r.userId))].sort();
-  if (emit) {
-    // The users' locks (held to the commit): of two transactions writing one user's notifications, the later one's
-    // unread count includes the earlier's.
-    for (const userId of userIds) await lockUnread(db, userId);
+  if (emit && userIds.length) {
+    // The users' locks (held to the commit), taken in that order by one statement (unnest reads its array in
+    // order): of two transactions writing one user's notifications, the later one's unread count includes the earlier's.
+    await lockUnreadMany(db, userIds);
+    const unread = await unreadCounts(db, userIds);
     for (const userId of userIds) {
-      const unread = await unreadCount(db, userId);
       for (const row of rows) {
         if (row.userId !== userId) continue;
         const item = toNotificationDto(row);
         const fits = Buffer.byteLength(JSON.stringify(item)) <= NOTIFICATION_EVENT_MAX_BYTES;
-        await emit('notification.created', fits ? { userId: row.userId, notificationId: row.id, item, unread } : { userId: row.userId, notificationId: row.id });
+        const n = unread.get(userId) ?? 0;
+        await emit('notification.created', fits ? { userId: row.userId, notificationId: row.id, item, unread: n } : { userId: row.userId, notificationId: row.id });
       }
     }
   }
@@ -124,6 +125,13 @@ async function lockUnread(tx: Db, userId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`notifications:${userId}`}, 0))`);
 }
 
+/** `lockUnread` of several users in one statement, in the order given (sorted by the caller). */
+async function lockUnreadMany(tx: Db, userIds: readonly string[]): Promise<void> {
+  if (userIds.length === 1) return lockUnread(tx, userIds[0]!);
+  const keys = userIds.map((u) => `notifications:${u}`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(array[${sql.join(keys.map((k) => sql`${k}`), sql`, `)}]::text[]) as k`);
+}
+
 async function prune(db: Db, userId: string): Promise<void> {
   const stale = await db
     .select({ id: notifications.id })
@@ -132,6 +140,16 @@ async function prune(db: Db, userId: string): Promise<void> {
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .offset(NOTIFICATIONS_KEPT);
   if (stale.length) await db.delete(notifications).where(inArray(notifications.id, stale.map((s) => s.id)));
+}
+
+/** `unreadCount` of several users in one query. */
+async function unreadCounts(db: Db, userIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ userId: notifications.userId, n: count() })
+    .from(notifications)
+    .where(and(inArray(notifications.userId, [...userIds]), isNull(notifications.readAt)))
+    .groupBy(notifications.userId);
+  return new Map(rows.map((r) => [r.userId, r.n]));
 }
 
 export async function unreadCount(db: Db, userId: string): Promise<number> {

@@ -106,14 +106,18 @@ export class EventBus {
   }
 
   private async delivered(envs: Envelope[]): Promise<void> {
+    if (!envs.length) return;
+    // Sent to the other instances all at once (a Redis connection keeps them in order), heard here meanwhile.
+    const sent = this.opts.transports.flatMap((t) =>
+      t.afterCommit
+        ? envs.map((env) => t.afterCommit!(JSON.stringify(env)).catch((err: unknown) => this.opts.log.warn({ err, transport: t.name, event: env.name }, 'event not sent to other instances')))
+        : [],
+    );
     for (const env of envs) {
       this.remember(env.id);
       await this.dispatch(env);
-      const message = JSON.stringify(env);
-      for (const t of this.opts.transports) {
-        await t.afterCommit?.(message).catch((err: unknown) => this.opts.log.warn({ err, transport: t.name, event: env.name }, 'event not sent to other instances'));
-      }
     }
+    await Promise.all(sent);
   }
 
   private receive(message: string, transport: string): void {

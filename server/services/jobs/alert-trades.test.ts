@@ -12,6 +12,7 @@ import { ensureAlertJob } from '../alerts';
 import { createUser } from '../users';
 import type { FetchLike } from '../exchange-info';
 import { alertWatchHandler } from './alert-watch';
+import { EventBus } from '../events/bus';
 import { JobRunner } from './runner';
 import { TradeFeed } from './trade-feed';
 
@@ -97,8 +98,8 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
     await close();
   });
 
-  const setAlert = async (network: Network, symbol: string, initialPrice: number, triggerPrice: number) => {
-    const [row] = await handle.db.insert(alerts).values({ userId, exchange: 'binance', network, symbol, initialPrice, triggerPrice }).returning();
+  const setAlert = async (network: Network, symbol: string, initialPrice: number, triggerPrice: number, owner = userId) => {
+    const [row] = await handle.db.insert(alerts).values({ userId: owner, exchange: 'binance', network, symbol, initialPrice, triggerPrice }).returning();
     await ensureAlertJob(handle.db, 'binance', network);
     return row!.id;
   };
@@ -208,7 +209,7 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
     }
   });
 
-  it("a print through many of a user's alerts fires them in one transaction, each with its notification", async () => {
+  it("a print through many users' alerts fires them in one transaction, each with its notification and its user's unread count", async () => {
     await runner.stop();
     let transactions = 0;
     const db = new Proxy(handle.db, {
@@ -218,20 +219,39 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
-    const r = new JobRunner({ db: handle.db, handlers: [evaluator(50, undefined, db)], owner: 'T5', leaseMs: 10_000, tickMs: 50 });
-    const ids = [];
-    for (let i = 0; i < 6; i++) ids.push(await setAlert('MAINNET', 'BTCUSDT', 64_000, 64_500 + i * 100));
+    const bus = new EventBus({ db: handle.db, transports: [], log: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined } });
+    const pushed: { userId: string; unread?: number; refId?: string | null }[] = [];
+    bus.on('notification.created', (e) => void pushed.push({ userId: e.userId, unread: e.unread, refId: e.item?.refId }));
+    const handler = alertWatchHandler({ db, trades, events: bus, instruments: async () => [BTC, ETH], rest: { fetch: async () => ({ status: 200, json: async () => [] }), base: () => ({ base: 'http://candles.test' }) }, refreshMs: 50 });
+    const r = new JobRunner({ db: handle.db, handlers: [handler], owner: 'T5', leaseMs: 10_000, tickMs: 50 });
+    // Three users, two alerts each; the second already has one unread notification.
+    const people = await Promise.all([1, 2, 3].map(async (i) => (await createUser(handle.db, { email: uniqueEmail(`burst-${i}`), password: 'password-1', role: 'user' })).id));
+    await handle.db.insert(notifications).values({ userId: people[1]!, kind: 'job', title: 'earlier', body: 'x', dedupeKey: 'earlier:1' });
+    const ids: string[] = [];
+    const owner = new Map<string, string>();
+    for (const [n, person] of people.entries()) {
+      for (let i = 0; i < 2; i++) {
+        const id = await setAlert('MAINNET', 'BTCUSDT', 64_000, 64_500 + n * 200 + i * 100, person);
+        ids.push(id);
+        owner.set(id, person);
+      }
+    }
     r.start();
     try {
       const main = await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
       await wait(300); // heard live
       main.trade('65100.0');
       for (const id of ids) expect((await fired(id)).triggeredPrice).toBe(65_100);
-      // One for the six firings and their notifications; one for the user's notification prune, after that commit.
-      await until('the prune after the commit', () => (transactions >= 2 ? true : undefined));
-      expect(transactions).toBe(2);
+      // One transaction for the six firings of the three users and their notifications; then, after its commit,
+      // each user's notification prune in its own.
+      await until('the prunes after the commit', () => (transactions >= 4 ? true : undefined));
+      await wait(200);
+      expect(transactions).toBe(4);
       const notes = await handle.db.select().from(notifications).where(inArray(notifications.refId, ids));
       expect(notes.map((n) => n.refId).sort()).toEqual([...ids].sort());
+      // Each push names its own user, with that user's unread count after the burst.
+      expect(pushed.map((p) => p.refId).sort()).toEqual([...ids].sort());
+      for (const p of pushed) expect([p.userId, p.unread]).toEqual([owner.get(p.refId!), p.userId === people[1] ? 3 : 2]);
     } finally {
       await r.stop();
     }

@@ -4,7 +4,7 @@ import type { Instrument } from '../../../src/api/contracts/exchanges';
 import type { Db } from '../../db/client';
 import { alerts } from '../../db/schema-alerts';
 import type { NotificationRow } from '../../db/schema-jobs';
-import { ALERT_JOB_KIND, alertJobTarget, ensureAlertJob, fireAlerts, type AlertCrossing } from '../alerts';
+import { ALERT_JOB_KIND, alertJobTarget, ensureAlertJob, fireAlerts, pruneFired, type AlertCrossing } from '../alerts';
 import type { EventBus } from '../events/bus';
 import type { FetchLike, RestBase } from '../exchange-info';
 import { TRADE_STREAMS } from '../../exchanges/trade-streams';
@@ -87,8 +87,11 @@ class AlertWatch {
   /** Alerts being fired now or already fired by this run (by id + version). */
   private readonly firing = new Set<string>();
   /** Crossings waiting for their write (`drain`). */
-  private toFire: { a: Watched; crossing: AlertCrossing }[] = [];
+  private toFire: Queued[] = [];
   private draining = false;
+  /** Users whose firings committed, their prune to do (`prune`), and whether it runs. */
+  private readonly toPrune = new Set<string>();
+  private pruning = false;
   /**
    * When each queued or in-flight crossing happened (by alert version): `seenUntil` stays before the earliest, so
    * whoever runs the job after this run stops reads that print's candle again instead of losing it.
@@ -265,12 +268,13 @@ class AlertWatch {
   }
 
   /**
-   * Fires a crossed alert once: queued, and written with the other crossings queued meanwhile — one transaction
-   * per user (`fireAlerts`), at most `FIRE_CONCURRENCY` at once, so a burst through thousands of alerts takes a
-   * few connections of the pool, not all of them. A failed write (the database busy or away) is tried again at
-   * the same price and time, with a backoff, until it lands or the job stops: the price may never cross again,
-   * and the write is guarded (the alert's version, still active), so a retry after a write that landed fires
-   * nothing twice.
+   * Fires a crossed alert once: queued, and written with the other crossings queued meanwhile — up to
+   * `FIRE_BATCH` crossings (of many users, a user's never split) in one transaction (`fireAlerts`), at most
+   * `FIRE_CONCURRENCY` at once, so a burst through thousands of alerts takes a few connections of the pool and a few
+   * round trips, not one transaction per user. The users' prunes follow once nothing waits to be fired (`prune`). A
+   * failed write (the database busy or away) is tried again at the same price and time, with a backoff, until it
+   * lands or the job stops: the price may never cross again, and the write is guarded (the alert's version, still
+   * active), so a retry after a write that landed fires nothing twice.
    */
   private fire(a: Watched, price: number, at: Date): void {
     const version = versionOf(a);
@@ -287,19 +291,17 @@ class AlertWatch {
       for (let attempt = 0; this.toFire.length && !this.ctx.signal.aborted && !this.stopped; ) {
         // The crossings queued by the same prints (the caller's loop) go together.
         await Promise.resolve();
-        const byUser = new Map<string, { a: Watched; crossing: AlertCrossing }[]>();
-        for (const f of this.toFire.splice(0)) byUser.set(f.a.userId, [...(byUser.get(f.a.userId) ?? []), f]);
-        const failed: { a: Watched; crossing: AlertCrossing }[] = [];
-        const groups = [...byUser.values()];
+        const batches = fireBatches(this.toFire.splice(0));
+        const failed: Queued[] = [];
         const worker = async () => {
-          for (let g = groups.shift(); g; g = groups.shift()) {
-            const list = g;
+          for (let list = batches.shift(); list; list = batches.shift()) {
             try {
               const started = performance.now();
-              const fired = await fireAlerts(this.opts.db, list.map((f) => f.crossing), this.opts.events);
+              const fired = await fireAlerts(this.opts.db, list.map((f) => f.crossing), this.opts.events, { prune: false });
               const took = performance.now() - started;
               if (took > SLOW_FIRE_MS) this.opts.log?.warn({ alerts: list.length, fired: fired.length, ms: Math.round(took) }, 'Firing alerts was slow');
               for (const f of list) this.unwritten.delete(versionOf(f.a));
+              for (const f of fired) this.toPrune.add(f.row.userId);
               for (const { notification } of fired) {
                 if (notification) await this.opts.onNotification?.(notification).catch((err: unknown) => this.opts.log?.warn({ err }, 'Could not send the e-mail of a fired alert'));
               }
@@ -309,7 +311,7 @@ class AlertWatch {
             }
           }
         };
-        await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, groups.length) }, worker));
+        await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, batches.length) }, worker));
         if (failed.length) {
           this.toFire.unshift(...failed);
           await sleep(Math.min(FIRE_RETRY_MAX_MS, FIRE_RETRY_MS * 2 ** attempt++), this.ctx.signal);
@@ -319,6 +321,21 @@ class AlertWatch {
       this.draining = false;
       // The job stopped (its lease lost, the server closing): whoever runs it next judges these alerts afresh.
       if (this.ctx.signal.aborted || this.stopped) for (const f of this.toFire.splice(0)) this.firing.delete(versionOf(f.a));
+      else if (this.toPrune.size && !this.pruning) void this.prune();
+    }
+  }
+
+  /** The fired users' old alerts and notifications dropped, one user at a time, giving way to firings. */
+  private async prune(): Promise<void> {
+    this.pruning = true;
+    try {
+      while (this.toPrune.size && !this.draining && !this.stopped) {
+        const userId = this.toPrune.values().next().value as string;
+        this.toPrune.delete(userId);
+        await pruneFired(this.opts.db, [userId]);
+      }
+    } finally {
+      this.pruning = false;
     }
   }
 
@@ -391,8 +408,10 @@ function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): 
 
 /** How long a newly watched pair's recent trades wait for the stream's first print of it. */
 const HEARD_WAIT_MS = 3000;
-/** Firing transactions at once per evaluator (each one user's crossings). */
-const FIRE_CONCURRENCY = 4;
+/** Firing transactions at once per evaluator (each up to `FIRE_BATCH` crossings). */
+const FIRE_CONCURRENCY = 2;
+/** Crossings per firing transaction (a user's all in one, so this may be passed by one user's). */
+const FIRE_BATCH = 200;
 /** A firing (its transaction and the push after its commit) slower than this is logged: its alerts rang late. */
 const SLOW_FIRE_MS = 250;
 /** A failed firing is written again after 250 ms, doubling up to 5 s. */
@@ -403,6 +422,31 @@ const MAX_HELD_BATCHES = 10_000;
 /** How long judged prints are kept for alerts read after them (well above the re-read period, 1 s). */
 const RECENT_MS = 10_000;
 const versionOf = (a: Pick<Watched, 'id' | 'updatedAt'>) => `${a.id}:${a.updatedAt.getTime()}`;
+interface Queued {
+  a: Watched;
+  crossing: AlertCrossing;
+}
+
+/** The queued crossings in batches of about `FIRE_BATCH`, each user's in one batch, in the order queued. */
+function fireBatches(queued: Queued[]): Queued[][] {
+  const byUser = new Map<string, Queued[]>();
+  for (const f of queued) {
+    const l = byUser.get(f.a.userId);
+    if (l) l.push(f);
+    else byUser.set(f.a.userId, [f]);
+  }
+  const out: Queued[][] = [];
+  let batch: Queued[] = [];
+  for (const list of byUser.values()) {
+    if (batch.length && batch.length + list.length > FIRE_BATCH) {
+      out.push(batch);
+      batch = [];
+    }
+    batch.push(...list);
+  }
+  if (batch.length) out.push(batch);
+  return out;
+}
 function group(list: Watched[]): Map<string, Watched[]> {
   const out = new Map<string, Watched[]>();
   for (const a of list) {
