@@ -236,6 +236,55 @@ describe('AccountState', () => {
     s.state.close();
   });
 
+  it('a flat position pushed while the positions are read over REST is not undone by that read: they are read again', async () => {
+    const s = scripted();
+    let answer = deferred<Position[]>();
+    (s.state as unknown as { deps: { connector: { positions: () => Promise<Position[]> } } }).deps.connector.positions = () => {
+      s.calls.positions += 1;
+      return answer.promise;
+    };
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    s.answerOrders([]);
+    answer.resolve([position('0.010')]);
+    await vi.waitFor(() => expect(s.state.fresh).toBe(true), WAIT);
+    expect(s.state.positionsOf()).toHaveLength(1);
+    answer = deferred<Position[]>();
+    const before = s.calls.positions;
+    // A fill and no push in time: the positions are read; the stream's flat push lands while that read travels,
+    // and the read answers what it saw before the close.
+    s.stream().event({ kind: 'fill', fill });
+    await vi.waitFor(() => expect(s.calls.positions).toBe(before + 1), WAIT);
+    s.stream().event({ kind: 'position', position: position('0') });
+    expect(s.state.positionsOf()).toEqual([]);
+    const stale = answer;
+    answer = deferred<Position[]>();
+    stale.resolve([position('0.010')]);
+    // Not applied over the push, and not fresh until a second read answers.
+    await vi.waitFor(() => expect(s.calls.positions).toBe(before + 2), WAIT);
+    expect(s.state.positionsOf()).toEqual([]);
+    expect(s.state.positionsFresh).toBe(false);
+    answer.resolve([]);
+    await vi.waitFor(() => expect(s.state.positionsFresh).toBe(true), WAIT);
+    expect(s.state.positionsOf()).toEqual([]);
+    s.state.close();
+  });
+
+  it('a position pushed while the snapshot is read: applied after it, then the positions are read again (which came first is unknown)', async () => {
+    const s = scripted();
+    s.state.start();
+    await vi.waitFor(() => expect(s.calls.openOrders).toBe(1), WAIT);
+    const before = s.calls.positions;
+    // The snapshot's positions answered flat; a push of an open position heard while its open orders travel.
+    s.stream().event({ kind: 'position', position: position('0.010') });
+    s.answerOrders([]);
+    await vi.waitFor(() => expect(s.calls.positions).toBe(before + 1), WAIT);
+    await vi.waitFor(() => expect(s.state.positionsFresh).toBe(true), WAIT);
+    // The read after both is the truth (the scripted exchange holds none).
+    expect(s.state.positionsOf()).toEqual([]);
+    s.state.close();
+  });
+
   it('where reads are weighed per address, the slow reconcile reads the open orders of the symbols held, one each; a connect reads them all', async () => {
     const reads: Array<string | null> = [];
     const connector = {
