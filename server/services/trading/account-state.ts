@@ -98,15 +98,13 @@ export class AccountState {
   private readonly awaiting = new Set<AccountPart>();
   /** Parts to read again over REST. */
   private readonly dirty = new Set<AccountPart>();
-  /** Parts being read over REST now (not fresh until the answer lands). */
-  private readonly reading = new Set<AccountPart>();
   private readonly pushedAt: Record<AccountPart, number> = { positions: 0, balance: 0 };
   /**
-   * Pushes applied, by part. A push heard while the same part is read over REST leaves the read's answer of unknown
-   * age (from before or after the push): that part is read again instead of trusting either (a flat position
-   * pushed, then an older read's open one applied over it, would be guarded as open until the slow reconcile).
+   * While positions or the balance are read over REST: what the stream pushed meanwhile. The push wins over the read's
+   * answer (which may be from before it): a change after the push has a push of its own, while a flat position
+   * pushed and then undone by an older read would be guarded as open until the next snapshot.
    */
-  private readonly pushes: Record<AccountPart, number> = { positions: 0, balance: 0 };
+  private pushedDuringRead: { positions: Map<string, Position>; balance: Balance | null } | null = null;
   /** The last full row of each symbol (flat ones included): what a push that lacks a field takes it from. */
   private readonly known = new Map<string, Position>();
   private refreshing: Promise<void> | null = null;
@@ -147,12 +145,12 @@ export class AccountState {
    * The balance may be being read again (Binance signals it after every fill without its value).
    */
   get positionsFresh(): boolean {
-    return this.ordersFresh && !this.dirty.has('positions') && !this.awaiting.has('positions') && !this.reading.has('positions');
+    return this.ordersFresh && !this.dirty.has('positions') && !this.awaiting.has('positions');
   }
 
   /** `ordersFresh`, and no position or balance change is waiting (for its push or its read). */
   get fresh(): boolean {
-    return this.ordersFresh && this.dirty.size === 0 && this.awaiting.size === 0 && this.reading.size === 0;
+    return this.ordersFresh && this.dirty.size === 0 && this.awaiting.size === 0;
   }
 
   /** The state as last read (null before the first snapshot). */
@@ -300,7 +298,7 @@ export class AccountState {
     } else if (e.kind === 'position') {
       this.applyPosition(e.position, e.missing ?? []);
     } else if (e.kind === 'balance') {
-      this.pushes.balance += 1;
+      if (this.pushedDuringRead) this.pushedDuringRead.balance = e.balance;
       this.balance = e.balance;
       this.pushed('balance');
     } else {
@@ -322,12 +320,17 @@ export class AccountState {
       this.accountChanged(['positions']);
       return;
     }
-    this.pushes.positions += 1;
     const row: Position = missing.length && known ? { ...pushed, ...Object.fromEntries(missing.map((k) => [k, known[k]])) } : pushed;
+    this.pushedDuringRead?.positions.set(row.symbol, row);
+    this.placeRow(row);
+    this.pushed('positions');
+  }
+
+  /** One symbol's row in the held set (a flat one leaves it). */
+  private placeRow(row: Position): void {
     this.known.set(row.symbol, row);
     const rest = this.positions.filter((p) => p.symbol !== row.symbol);
     this.positions = isZeroSize(row.size) ? rest : [...rest, row];
-    this.pushed('positions');
   }
 
   private pushed(part: AccountPart): void {
@@ -385,30 +388,27 @@ export class AccountState {
     this.dirty.clear();
     if (!parts.size) return;
     const gen = this.generation;
-    const pushes = { ...this.pushes };
-    for (const part of parts) this.reading.add(part);
+    const meanwhile = (this.pushedDuringRead = { positions: new Map<string, Position>(), balance: null });
     this.refreshing = (async () => {
       try {
         // A position change holds every guard of the key on the exchange until read; the balance holds none.
         const [positions, balance] = await Promise.all([parts.has('positions') ? this.reads.positions(this.reads.waited) : null, parts.has('balance') ? this.reads.balance(this.reads.idle) : null]);
-        // Landed (before the listeners hear of it: a guard told asks whether the positions are fresh).
-        this.reading.clear();
         if (this.stopped || gen !== this.generation) return;
-        // Pushed meanwhile: the answer may be older than the push (see `pushes`), read again.
-        const again = PARTS.filter((part) => (part === 'positions' ? positions : balance) && this.pushes[part] !== pushes[part]);
-        if (positions && !again.includes('positions')) this.setPositions(positions);
-        if (balance && !again.includes('balance')) this.balance = balance;
-        if (again.length) this.accountChanged(again);
+        // What was pushed while the answer travelled is newer than it, or as new (see `pushedDuringRead`).
+        if (positions) {
+          this.setPositions(positions);
+          for (const row of meanwhile.positions.values()) this.placeRow(row);
+        }
+        if (balance) this.balance = meanwhile.balance ?? balance;
         const view = this.view();
         if (view) this.emit((l) => l.account?.(view));
       } catch (err) {
-        this.reading.clear();
         for (const p of parts) this.dirty.add(p);
         this.deps.log.warn({ err: message(err), apiKeyId: this.apiKeyId }, 'account refresh failed');
         this.after(retryMs(err, 2000), () => this.accountChanged([]));
       }
     })().finally(() => {
-      this.reading.clear();
+      if (this.pushedDuringRead === meanwhile) this.pushedDuringRead = null;
       this.refreshing = null;
     });
     return this.refreshing;
@@ -466,7 +466,6 @@ export class AccountState {
       // A (re)connect's snapshot is waited on (the guards read the exchange until it lands); the slow one is not.
       const [orders, positions, balance] = await this.reads.snapshot(withFills, { orders: this.orders.values(), positions: this.positions });
       if (this.stopped || gen !== this.generation) return;
-      const pushes = { ...this.pushes };
       this.orders.clear();
       for (const o of orders) {
         this.created.set(o.id, o.createdAt);
@@ -478,9 +477,6 @@ export class AccountState {
       this.awaiting.clear();
       this.snapshotted = true;
       this.flush();
-      // Pushes heard while it was read, applied after it: of unknown order with its answer (see `pushes`), read again.
-      const again = PARTS.filter((part) => this.pushes[part] !== pushes[part]);
-      if (again.length) this.accountChanged(again);
       const view = this.view();
       if (view) this.emit((l) => l.snapshot?.(view));
       if (withFills) await this.reads.recordFills(orders, positions);
