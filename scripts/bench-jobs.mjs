@@ -161,6 +161,13 @@ async function run(instances, db, hold) {
     // A guard may be acting on a position that closed a moment ago: look again after its rounds.
     await sleep(8000);
     exchange = { ...(await exchangeCheck(survivors, xsrf, keys, placed)), first: exchange };
+    if (exchange.orphans || exchange.unprotected || exchange.doubleStops) {
+      // Still there: once more after the accounts' slow reconcile (ACCOUNT_SNAPSHOT_MS, 60 s) has had its turn —
+      // whether what is left heals or stays.
+      await sleep(57_000);
+      const late = await exchangeCheck(survivors, xsrf, keys, placed);
+      exchange = { ...exchange, late: { orphans: late.orphans, unprotected: late.unprotected, doubleStops: late.doubleStops, details: late.details } };
+    }
   }
 
   return {
@@ -365,7 +372,7 @@ function print(r, totalMs) {
     ...(r.bracketReasons.length ? [['… why refused (top 3)', r.bracketReasons.slice(0, 3).map(([why, n]) => `${n}× ${why.replace(/\|/g, '/')}`).join('; '), '—', 'info']] : []),
     ['guard actions (job_activity)', actions || 'none', '—', 'info'],
     ['guard actions logged twice', `${actionDupes}`, '0', verdict(actionDupes === 0)],
-    ['closed brackets with orders left / open ones without a stop / with two stops', `${r.exchange.orphans} / ${r.exchange.unprotected} / ${r.exchange.doubleStops} (${r.exchange.open} still open)${r.exchange.first ? `; 8 s earlier ${r.exchange.first.orphans} / ${r.exchange.first.unprotected} / ${r.exchange.first.doubleStops}` : ''}`, '0 / 0 / 0', verdict(!r.exchange.orphans && !r.exchange.unprotected && !r.exchange.doubleStops)],
+    ['closed brackets with orders left / open ones without a stop / with two stops', `${r.exchange.orphans} / ${r.exchange.unprotected} / ${r.exchange.doubleStops} (${r.exchange.open} still open)${r.exchange.first ? `; 8 s earlier ${r.exchange.first.orphans} / ${r.exchange.first.unprotected} / ${r.exchange.first.doubleStops}` : ''}${r.exchange.late ? `; 65 s later ${r.exchange.late.orphans} / ${r.exchange.late.unprotected} / ${r.exchange.late.doubleStops}` : ''}`, '0 / 0 / 0', verdict(!r.exchange.orphans && !r.exchange.unprotected && !r.exchange.doubleStops)],
     ['bracket jobs stuck on the killed instance / failed', `${stuck} / ${failedJobs}`, '0 / 0', verdict(stuck === 0 && failedJobs === 0)],
     ['signed REST requests per key per minute p50 / max', `${quantile(perKeyS, 0.5).toFixed(1)} / ${Math.max(...perKeyS).toFixed(1)}`, '—', 'info'],
     ['Binance request weight per key per minute p50 / max', `${quantile(weightPerKeyS, 0.5).toFixed(1)} / ${Math.max(...weightPerKeyS).toFixed(1)}`, '—', 'info'],
