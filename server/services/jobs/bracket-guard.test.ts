@@ -5,7 +5,8 @@
  * - a stop entry whose market goes through the stop before the entry fills: no stop was waiting to
  *   expire, and the stop is on the exchange once the entry has filled;
  * - the position closed from the terminal, or by its stop: the rest of the bracket is cancelled;
- * - a stop the exchange refuses once the entry filled: what the entry filled is closed at market;
+ * - a stop the exchange refuses once the entry filled: what the entry filled is closed at market — also
+ *   when the entry cannot be cancelled and goes on filling (each part closed, none left unprotected);
  * - an entry cancelled before it filled: the guard ends, nothing of the bracket is left.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,31 @@ function fallOf(v: Venue, from: number, d: number) {
   const i = bars.findIndex((b) => b.low < level - v.tick);
   if (i < 0) throw new Error(`the market never falls ${d * 100} % within four days on ${v.exchange}`);
   return { stop: fmt(level, v.tick), at: bars[i]!.at + MINUTE };
+}
+
+/**
+ * A limit buy entry the market fills in two parts: the entry E one tick above a print A that is the lowest
+ * of the three minutes before it (so the entry rests until A, and A alone fills part of it), and B, the
+ * next print at or below A's price within four minutes (the paper exchange replays at most five minutes
+ * of prints per clock jump), which fills more of it or all of it.
+ */
+function twoPartFill(v: Venue, from: number, qty: number) {
+  const market = new SimMarket({ seed: SEED, now: () => from + 7 * 24 * 60 * MINUTE });
+  const inst = market.instrument(v.exchange, v.simSymbol)!;
+  const step = Number(inst.qtyStep);
+  const trades = Array.from({ length: 2 * 24 * 60 }, (_, i) => market.trades(inst, from + 5 * MINUTE + i * MINUTE, from + 5 * MINUTE + (i + 1) * MINUTE)).flat();
+  let start = 0;
+  for (let i = 0; i < trades.length; i++) {
+    const a = trades[i]!;
+    while (trades[start]!.time < a.time - 3 * MINUTE) start += 1;
+    if (a.time - trades[0]!.time < 3 * MINUTE || a.steps * step > qty * 0.6) continue;
+    if (trades.slice(start, i).some((t) => t.price <= a.price + 2)) continue;
+    const b = trades.slice(i + 1).find((t) => t.price <= a.price);
+    if (!b || b.time - a.time > 4 * MINUTE || b.time === a.time) continue;
+    const tick = Number(inst.tickSize);
+    return { placeAt: a.time - 2 * MINUTE, entry: fmt((a.price + 1) * tick, tick), stop: fmt(a.price * 0.99 * tick, tick), target: fmt(a.price * 1.2 * tick, tick), firstFill: a.steps * step, atA: a.time, atB: b.time };
+  }
+  throw new Error(`no two-part fill on ${v.exchange} within two days`);
 }
 
 describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (driver) => {
@@ -292,4 +318,53 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
     await finished(key, b.bracketId);
     expect((await activity()).find((a) => a.job === `bracket:${b.bracketId}` && a.action === 'Cancelled the remaining orders')?.message).toMatch(/1 order of the bracket cancelled \(take-profit\)/);
   });
+
+  it('binance: the stop is refused and the entry cannot be cancelled while it fills in parts: every part is closed at market, none is left without its stop', async () => {
+    const v = VENUES[0]!;
+    const key = await addKey(v, 'binance guard (entry filling in parts)');
+    const qty = 1;
+    const plan = twoPartFill(v, clock.now(), qty);
+    clock.set(plan.placeAt);
+    const id = `parts${driver}${Date.now().toString(36)}`;
+    const bracketId = bracketIdFor(key.id, id);
+    // The stop is refused (the market is through it, as the exchange sees it) and the entry's cancel fails (a 5xx).
+    const faults = { exchange: v.exchange, refuse: [`${bracketId}S`], failing: [{ method: 'DELETE', path: '/fapi/v1/order' }] };
+    expect((await t.client.post('/sim/_control/faults', faults, { token: admin.accessToken })).statusCode).toBe(200);
+    try {
+      const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
+        symbol: v.symbol,
+        side: 'BUY',
+        qty: qty.toFixed(3),
+        entry: { type: 'LIMIT', price: plan.entry },
+        stopLoss: { triggerPrice: plan.stop },
+        takeProfits: [{ price: plan.target, qtyPercent: 100 }],
+        clientOrderId: id,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      // The first print fills part of the entry: that part is closed, the rest of the entry still rests (its cancel fails).
+      clock.set(plan.atA);
+      const firstClose = await until('the first part closed', async () => (await activity()).find((a) => a.job === `bracket:${bracketId}` && a.action === 'Closed the entry at market'));
+      expect(Number(/the ([\d.]+) it filled was closed at market/.exec(firstClose.message)?.[1])).toBeCloseTo(plan.firstFill, 9);
+      await until('the position flat again', async () => (await positions(key, v)).length === 0);
+      const [entry, ...others] = await orders(key, v);
+      expect(others).toEqual([]);
+      expect(entry).toMatchObject({ role: 'entry', status: 'PARTIALLY_FILLED' });
+      expect(Number(entry!.filledQty)).toBeCloseTo(plan.firstFill, 9);
+      expect((await guarded(key)).find((g) => g.bracketId === bracketId)?.phase).not.toBe('finished');
+
+      // The next print fills more of it, its cancel still failing: what it filled since is closed too.
+      clock.set(plan.atB);
+      const closes = async () => (await activity()).filter((a) => a.job === `bracket:${bracketId}` && a.action === 'Closed the entry at market');
+      const second = await until('the second part closed', async () => (await closes()).find((a) => /filled since it was last closed was closed at market/.test(a.message)), 30_000);
+      expect(second.message).toMatch(/the stop-loss could not be placed after the entry filled/);
+      // Then the cancel goes through (what is left of the entry, if anything): the guard ends with nothing live.
+      expect((await t.client.post('/sim/_control/faults', { exchange: v.exchange, failing: [] }, { token: admin.accessToken })).statusCode).toBe(200);
+      await until(`the guard of ${bracketId} to finish`, async () => (await guarded(key)).find((b) => b.bracketId === bracketId && b.phase === 'finished'), 30_000);
+      expect(await closes()).toHaveLength(2);
+    } finally {
+      await t.client.delete(`/sim/_control/faults?exchange=${v.exchange}`, { token: admin.accessToken });
+    }
+    expect(await positions(key, v)).toEqual([]);
+    expect(await orders(key, v)).toEqual([]);
+  }, 90_000);
 });

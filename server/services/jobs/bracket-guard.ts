@@ -66,6 +66,9 @@ export function bracketJobHandler(opts: BracketJobOptions): JobHandler<BracketJo
   return { ...BRACKET_JOB, retryMs: 1000, run: (ctx) => new BracketGuard(opts, ctx).run() };
 }
 
+/** How many times a refused bracket's entry is closed in parts (it went on filling while its cancel failed) before the guard gives up. */
+const MAX_FLATTENS = 20;
+
 class BracketGuard {
   private readonly p: BracketJobPayload;
   private readonly userId: string;
@@ -269,8 +272,7 @@ class BracketGuard {
     if (r.entry) return dec(r.entry.filledQty);
     const seen = this.lease?.state.byClientId(legId(this.p.bracketId, 'E'));
     if (seen && r.memory) return dec(seen.filledQty);
-    const conditional = this.p.entryType === 'STOP_MARKET' || this.p.entryType === 'STOP_LIMIT';
-    const past = await this.conn.orderByClientId(this.inst, legId(this.p.bracketId, 'E'), conditional);
+    const past = await this.conn.orderByClientId(this.inst, legId(this.p.bracketId, 'E'), this.entryConditional);
     return past ? dec(past.filledQty) : dec(0);
   }
 
@@ -383,28 +385,67 @@ class BracketGuard {
     return true;
   }
 
-  /** The stop was refused after the entry filled: close what it filled, cancel the rest (stop-or-flatten). */
+  /**
+   * The stop was refused after the entry filled: close what it filled, cancel the rest (stop-or-flatten).
+   * An entry whose cancel fails may go on filling: what it filled so far is closed now, and the round fails
+   * (tried again) until the entry is no longer open — each later closing takes only what filled since
+   * (`flattened`), so no part of the entry is ever left without its stop or its closing.
+   */
   private async flattenUnprotected(r: Round, cause: TradeRefusedError): Promise<void> {
     const p = this.p;
+    /** The entry as the exchange answered now (its cancel, or a look-up after a failed cancel). */
+    let entry: Order | null = null;
+    let cancelFailed: unknown = null;
     if (r.entry && OPEN.has(r.entry.status)) {
       await this.act('cancel-entry');
-      await this.conn.cancel(this.inst, r.entry.id).catch(() => undefined);
+      try {
+        entry = tagOrder(await this.conn.cancel(this.inst, r.entry.id));
+      } catch (err) {
+        // It may have filled or been cancelled meanwhile: the exchange says which.
+        entry = await this.conn.orderByClientId(this.inst, legId(p.bracketId, 'E'), this.entryConditional).catch(() => null);
+        if (!entry || OPEN.has(entry.status)) cancelFailed = err;
+      }
     }
-    const filled = await this.entryFilled({ ...r, entry: undefined });
-    const qty = str(roundToStep(r.position ? min(filled, dec(r.position.size)) : filled, dec(this.inst.stepSize), 'down'));
-    if (!isZero(dec(qty))) {
-      await this.placeIfMissing(r.open, { symbol: this.inst.exchangeSymbol, side: this.long ? 'SELL' : 'BUY', type: 'MARKET', qty, reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: flattenId(p.bracketId) });
+    const filled = entry ? dec(entry.filledQty) : await this.entryFilled({ ...r, entry: undefined });
+    const done = await this.flattened();
+    const left = sub(filled, done.qty);
+    const qty = str(roundToStep(r.position ? min(left, dec(r.position.size)) : left, dec(this.inst.stepSize), 'down'));
+    if (cmp(dec(qty), dec(0)) > 0) {
+      await this.act(`place-${done.next}`);
+      await this.conn.place({ symbol: this.inst.exchangeSymbol, side: this.long ? 'SELL' : 'BUY', type: 'MARKET', qty, reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: done.next });
+      await this.log({
+        action: 'Closed the entry at market',
+        orderId: null,
+        result: 'ok',
+        message: `${p.symbol}: the stop-loss could not be placed after the entry filled (${cause.exchangeMessage}): the ${qty} it ${done.count ? 'filled since it was last closed' : 'filled'} was closed at market`,
+        dedupe: `flattened:${done.next}`,
+        notify: true,
+      });
     }
-    await this.log({
-      action: 'Closed the entry at market',
-      orderId: null,
-      result: 'ok',
-      message: `${p.symbol}: the stop-loss could not be placed after the entry filled (${cause.exchangeMessage}): the ${qty} it filled was closed at market`,
-      dedupe: 'flattened',
-      notify: true,
-    });
+    if (cancelFailed) {
+      throw new Error(`${p.symbol}: the entry could not be cancelled (${reason(cancelFailed)}); what it filled is closed, and it is cancelled again`);
+    }
     const rest = (await this.read()).open;
     await this.finish(rest, 'the stop could not be placed, so the entry was closed');
+  }
+
+  private get entryConditional(): boolean {
+    return this.p.entryType === 'STOP_MARKET' || this.p.entryType === 'STOP_LIMIT';
+  }
+
+  /**
+   * The market orders that closed what the entry filled, found by their client ids (`…X`, then `…X2`, `…X3`: a
+   * later part of the fill), and the id of the next one. An open one counts for its size, a done one for its fill.
+   */
+  private async flattened(): Promise<{ qty: Decimal; count: number; next: string }> {
+    let qty = dec(0);
+    for (let n = 1; n <= MAX_FLATTENS; n++) {
+      const id = flattenId(this.p.bracketId, n);
+      const o = await this.conn.orderByClientId(this.inst, id, false);
+      if (!o) return { qty, count: n - 1, next: id };
+      qty = add(qty, dec(OPEN.has(o.status) ? o.qty : o.filledQty));
+    }
+    throw new Error(`${this.p.symbol}: the entry was closed in ${MAX_FLATTENS} parts and still fills`);
   }
 
   // ---------------------------------------------------------------- managed: break-even, trailing

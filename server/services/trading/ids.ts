@@ -49,8 +49,11 @@ export function ladderIdFor(apiKeyId: string, clientOrderId: string | undefined)
 }
 export const ladderLegId = (ladderId: string, n: number): string => `${ladderId}L${n}`;
 
-/** The market order that flattens what a refused bracket's entry filled. */
-export const flattenId = (bracketId: string): string => `${bracketId}X`;
+/**
+ * The market order that flattens what a refused bracket's entry filled; `n` > 1 for a later part (an entry that
+ * went on filling while it could not be cancelled): `…X`, `…X2`, `…X3`.
+ */
+export const flattenId = (bracketId: string, n = 1): string => `${bracketId}X${n > 1 ? n : ''}`;
 
 export const legId = (bracketId: string, leg: 'E' | 'S' | `T${number}`): string => `${bracketId}${leg}`;
 
