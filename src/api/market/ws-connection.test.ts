@@ -96,6 +96,21 @@ describe('openReconnectingSocket', () => {
     expect(ws.sent).toEqual(['{"op":"subscribe"}']);
   });
 
+  it('no client heartbeat: frames keep the socket however long it lives; it is replaced the timeout after the last one', () => {
+    open({ mode: 'none', everyMs: 0, timeoutMs: 120_000 });
+    const ws = FakeSocket.last();
+    ws.open();
+    for (let i = 0; i < 10; i += 1) {
+      vi.advanceTimersByTime(50_000);
+      ws.receive('{"e":"depthUpdate"}');
+    }
+    expect(ws.closedByClient).toBe(false);
+    vi.advanceTimersByTime(119_999);
+    expect(ws.closedByClient).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(ws.closedByClient).toBe(true);
+  });
+
   it('reconnects with growing delays, resubscribes, and resets the backoff once frames arrive', () => {
     const { opens } = open({ mode: 'idle', everyMs: 60_000, timeoutMs: 5_000, message: () => 'ping' });
     FakeSocket.last().drop(); // never opened: attempt 0 → 100 ms

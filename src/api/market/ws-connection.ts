@@ -77,6 +77,8 @@ export function openReconnectingSocket(opts: ReconnectingSocketOptions): Reconne
   let silenceTimer: ReturnType<typeof setTimeout> | undefined;
   let pingTimer: ReturnType<typeof setTimeout> | undefined;
   let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the last frame arrived: the silence timer is not moved per frame (a busy stream's hundreds a second). */
+  let lastFrameAt = 0;
 
   const status = (s: ConnectionStatus) => opts.onStatus?.(s);
   const send = (data: string) => {
@@ -97,11 +99,29 @@ export function openReconnectingSocket(opts: ReconnectingSocketOptions): Reconne
 
   /** Any frame proves the connection alive: cancel the pong deadline and restart the silence clock. */
   function alive() {
-    clearTimeout(deadlineTimer);
-    deadlineTimer = undefined;
-    clearTimeout(silenceTimer);
-    if (hb.mode === 'idle') silenceTimer = setTimeout(ping, hb.everyMs);
-    else if (hb.mode === 'none') silenceTimer = setTimeout(() => drop(), hb.timeoutMs);
+    lastFrameAt = Date.now();
+    if (deadlineTimer !== undefined) {
+      clearTimeout(deadlineTimer);
+      deadlineTimer = undefined;
+    }
+    if (silenceTimer === undefined) watchSilence(silenceMs());
+  }
+
+  const silenceMs = () => (hb.mode === 'idle' ? hb.everyMs : hb.timeoutMs);
+
+  /**
+   * `idle`: a ping after `everyMs` without a frame; `none`: a drop after `timeoutMs` without one. The timer, set
+   * once, looks at when the last frame came when it fires and waits out the rest of the silence if one came since.
+   */
+  function watchSilence(ms: number) {
+    if (hb.mode !== 'idle' && hb.mode !== 'none') return;
+    silenceTimer = setTimeout(() => {
+      silenceTimer = undefined;
+      const quiet = Date.now() - lastFrameAt;
+      if (quiet < silenceMs()) watchSilence(silenceMs() - quiet);
+      else if (hb.mode === 'idle') ping();
+      else drop();
+    }, ms);
   }
 
   function schedulePing() {
