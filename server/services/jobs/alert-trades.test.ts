@@ -286,4 +286,42 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
       await handle.db.delete(alerts).where(eq(alerts.id, keep));
     }
   });
+
+  it('an e-mail that takes long to send holds back no later firing', async () => {
+    await runner.stop();
+    let release = () => undefined as void;
+    const held = new Promise<void>((r) => (release = r));
+    const mailed: string[] = [];
+    const handler = alertWatchHandler({
+      db: handle.db,
+      trades,
+      instruments: async () => [BTC, ETH],
+      rest: { fetch: async () => ({ status: 200, json: async () => [] }), base: () => ({ base: 'http://candles.test' }) },
+      refreshMs: 50,
+      // The mail server answers nothing until the test lets it (an SMTP server that is away: each send waits for its timeout).
+      onNotification: async (row) => {
+        mailed.push(row.refId ?? '');
+        await held;
+      },
+    });
+    const r = new JobRunner({ db: handle.db, handlers: [handler], owner: 'T6', leaseMs: 10_000, tickMs: 50 });
+    const first = await setAlert('MAINNET', 'BTCUSDT', 64_000, 66_000);
+    const second = await setAlert('MAINNET', 'BTCUSDT', 64_000, 67_000);
+    r.start();
+    try {
+      const main = await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+      await wait(300); // heard live
+      main.trade('66000.0');
+      expect((await fired(first)).triggeredPrice).toBe(66_000);
+      await until('the first e-mail under way', () => mailed.includes(first));
+      // Its e-mail still waiting, the next crossing fires at once, and its e-mail goes out beside the first.
+      main.trade('67000.0');
+      expect((await fired(second)).triggeredPrice).toBe(67_000);
+      await until('the second e-mail under way', () => mailed.includes(second));
+      expect(mailed.filter((id) => id === first || id === second)).toHaveLength(2);
+    } finally {
+      release();
+      await r.stop();
+    }
+  });
 });

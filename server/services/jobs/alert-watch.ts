@@ -92,6 +92,9 @@ class AlertWatch {
   /** Users whose firings committed, their prune to do (`prune`), and whether it runs. */
   private readonly toPrune = new Set<string>();
   private pruning = false;
+  /** Fired alerts' notifications to e-mail, sent beside the firings (`mail`). */
+  private readonly toMail: NotificationRow[] = [];
+  private mailing = 0;
   /**
    * When each queued or in-flight crossing happened (by alert version): `seenUntil` stays before the earliest, so
    * whoever runs the job after this run stops reads that print's candle again instead of losing it.
@@ -302,9 +305,7 @@ class AlertWatch {
               if (took > SLOW_FIRE_MS) this.opts.log?.warn({ alerts: list.length, fired: fired.length, ms: Math.round(took) }, 'Firing alerts was slow');
               for (const f of list) this.unwritten.delete(versionOf(f.a));
               for (const f of fired) this.toPrune.add(f.row.userId);
-              for (const { notification } of fired) {
-                if (notification) await this.opts.onNotification?.(notification).catch((err: unknown) => this.opts.log?.warn({ err }, 'Could not send the e-mail of a fired alert'));
-              }
+              for (const { notification } of fired) if (notification) this.mail(notification);
             } catch (err) {
               failed.push(...list);
               this.opts.log?.warn({ err, alerts: list.length, attempt }, 'Could not fire alerts; trying again');
@@ -322,6 +323,28 @@ class AlertWatch {
       // The job stopped (its lease lost, the server closing): whoever runs it next judges these alerts afresh.
       if (this.ctx.signal.aborted || this.stopped) for (const f of this.toFire.splice(0)) this.firing.delete(versionOf(f.a));
       else if (this.toPrune.size && !this.pruning) void this.prune();
+    }
+  }
+
+  /**
+   * A fired alert's e-mail, sent beside the firings, at most `MAIL_CONCURRENCY` at once: a mail server that is slow
+   * or away (each send waiting for its timeout) never holds back the next firing. Each is sent once (its row's
+   * `emailed_at`, claimed before sending).
+   */
+  private mail(row: NotificationRow): void {
+    if (!this.opts.onNotification) return;
+    this.toMail.push(row);
+    if (this.mailing < MAIL_CONCURRENCY) void this.mailNext();
+  }
+
+  private async mailNext(): Promise<void> {
+    this.mailing += 1;
+    try {
+      for (let row = this.toMail.shift(); row; row = this.toMail.shift()) {
+        await this.opts.onNotification!(row).catch((err: unknown) => this.opts.log?.warn({ err }, 'Could not send the e-mail of a fired alert'));
+      }
+    } finally {
+      this.mailing -= 1;
     }
   }
 
@@ -408,6 +431,8 @@ function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): 
 
 /** How long a newly watched pair's recent trades wait for the stream's first print of it. */
 const HEARD_WAIT_MS = 3000;
+/** Fired alerts' e-mails sent at once per evaluator. */
+const MAIL_CONCURRENCY = 4;
 /** Firing transactions at once per evaluator (each up to `FIRE_BATCH` crossings). */
 const FIRE_CONCURRENCY = 2;
 /** Crossings per firing transaction (a user's all in one, so this may be passed by one user's). */
