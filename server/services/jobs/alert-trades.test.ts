@@ -67,7 +67,7 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
   const live = (network: Network) => sockets.filter((s) => s.network === network && !s.terminated);
   let trades: TradeFeed;
   let runner: JobRunner;
-  let evaluator: (refreshMs: number, fetch?: FetchLike, db?: DatabaseHandle['db']) => ReturnType<typeof alertWatchHandler>;
+  let evaluator: (refreshMs: number, fetch?: FetchLike, db?: DatabaseHandle['db'], more?: Partial<Parameters<typeof alertWatchHandler>[0]>) => ReturnType<typeof alertWatchHandler>;
 
   beforeAll(async () => {
     ({ handle, close } = await createTestDatabase(driver));
@@ -81,7 +81,7 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
         return s as unknown as WebSocket;
       },
     });
-    evaluator = (refreshMs: number, fetch: FetchLike = async () => ({ status: 200, json: async () => [] }), db = handle.db) =>
+    evaluator = (refreshMs: number, fetch: FetchLike = async () => ({ status: 200, json: async () => [] }), db = handle.db, more = {}) =>
       alertWatchHandler({
         db,
         trades,
@@ -89,6 +89,7 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
         // By default the catch-up's candles (and a pair's recent trades): nothing happened while nobody listened.
         rest: { fetch, base: () => ({ base: 'http://candles.test' }) },
         refreshMs,
+        ...more,
       });
     runner = new JobRunner({ db: handle.db, handlers: [evaluator(50)], owner: 'T', leaseMs: 10_000, tickMs: 50 });
   }, 180_000);
@@ -292,13 +293,8 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
     let release = () => undefined as void;
     const held = new Promise<void>((r) => (release = r));
     const mailed: string[] = [];
-    const handler = alertWatchHandler({
-      db: handle.db,
-      trades,
-      instruments: async () => [BTC, ETH],
-      rest: { fetch: async () => ({ status: 200, json: async () => [] }), base: () => ({ base: 'http://candles.test' }) },
-      refreshMs: 50,
-      // The mail server answers nothing until the test lets it (an SMTP server that is away: each send waits for its timeout).
+    // The mail server answers nothing until the test lets it (an SMTP server that is away: each send waits for its timeout).
+    const handler = evaluator(50, undefined, handle.db, {
       onNotification: async (row) => {
         mailed.push(row.refId ?? '');
         await held;

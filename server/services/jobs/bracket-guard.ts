@@ -8,13 +8,13 @@ import { apiKeys } from '../../db/schema-api-keys';
 import { TradeRefusedError, type NewOrder, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
 import type { AccountLease, AccountStates } from '../trading/account-states';
 import { tradingInstrument, type TradingConnectors } from '../trading/connect';
-import { flattenId, legId, tagOrder } from '../trading/ids';
+import { legId, tagOrder } from '../trading/ids';
 import type { EventBus } from '../events/bus';
 import { dropSealedIfIdle, logActivity, openSealedCredentials } from './managed-brackets';
 import { GuardPrice } from './guard-price';
 import type { MarketFeed } from './market-feed';
-import { BRACKET_JOB, type BracketJobPayload, type GuardLeg } from './payloads';
-import { cancelAll, MAX_FAILURES, OPEN, reason, refused, WaitForPrice, type Round } from './bracket-round';
+import { BRACKET_JOB, type BracketJobPayload } from './payloads';
+import { cancelAll, flattened, legOrder, MAX_FAILURES, OPEN, reason, refused, WaitForPrice, type Round } from './bracket-round';
 import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
 
 /**
@@ -65,9 +65,6 @@ export interface BracketJobOptions {
 export function bracketJobHandler(opts: BracketJobOptions): JobHandler<BracketJobPayload> {
   return { ...BRACKET_JOB, retryMs: 1000, run: (ctx) => new BracketGuard(opts, ctx).run() };
 }
-
-/** How many times a refused bracket's entry is closed in parts (it went on filling while its cancel failed) before the guard gives up. */
-const MAX_FLATTENS = 20;
 
 class BracketGuard {
   private readonly p: BracketJobPayload;
@@ -329,21 +326,6 @@ class BracketGuard {
     return tagOrder(await this.conn.place(order));
   }
 
-  private legOrder(l: GuardLeg): NewOrder {
-    return {
-      symbol: this.inst.exchangeSymbol,
-      side: this.long ? 'SELL' : 'BUY',
-      type: l.type,
-      qty: l.qty,
-      ...(l.type === 'TAKE_PROFIT' && l.price ? { price: l.price } : {}),
-      triggerPrice: l.triggerPrice,
-      reduceOnly: true,
-      postOnly: false,
-      timeInForce: 'GTC',
-      clientOrderId: l.clientOrderId,
-    };
-  }
-
   /**
    * The entry filled: its stop, then its targets. A refused stop means the market is already past
    * it: what the entry filled is closed at market and the rest of the bracket cancelled. A refused
@@ -354,7 +336,7 @@ class BracketGuard {
     const stop = p.legs.find((l) => l.role === 'stop-loss');
     if (stop) {
       try {
-        const placed = await this.placeIfMissing(r.open, this.legOrder(stop));
+        const placed = await this.placeIfMissing(r.open, legOrder(this.inst, this.long, stop));
         await this.log({ action: 'Placed the stop-loss', orderId: placed.id, result: 'ok', message: `${p.symbol}: the entry filled; stop-loss at ${stop.triggerPrice}`, dedupe: 'stop-placed' });
       } catch (err) {
         if (!refused(err)) throw err;
@@ -365,7 +347,7 @@ class BracketGuard {
     const missed: string[] = [];
     for (const [i, tp] of p.legs.filter((l) => l.role === 'take-profit').entries()) {
       try {
-        await this.placeIfMissing(r.open, this.legOrder(tp));
+        await this.placeIfMissing(r.open, legOrder(this.inst, this.long, tp));
       } catch (err) {
         if (!refused(err)) throw err;
         missed.push(`take-profit ${i + 1} at ${tp.price} (${err.exchangeMessage})`);
@@ -407,7 +389,7 @@ class BracketGuard {
       }
     }
     const filled = entry ? dec(entry.filledQty) : await this.entryFilled({ ...r, entry: undefined });
-    const done = await this.flattened();
+    const done = await flattened(this.conn, this.inst, p.bracketId);
     const left = sub(filled, done.qty);
     const qty = str(roundToStep(r.position ? min(left, dec(r.position.size)) : left, dec(this.inst.stepSize), 'down'));
     if (cmp(dec(qty), dec(0)) > 0) {
@@ -433,21 +415,6 @@ class BracketGuard {
     return this.p.entryType === 'STOP_MARKET' || this.p.entryType === 'STOP_LIMIT';
   }
 
-  /**
-   * The market orders that closed what the entry filled, found by their client ids (`…X`, then `…X2`, `…X3`: a
-   * later part of the fill), and the id of the next one. An open one counts for its size, a done one for its fill.
-   */
-  private async flattened(): Promise<{ qty: Decimal; count: number; next: string }> {
-    let qty = dec(0);
-    for (let n = 1; n <= MAX_FLATTENS; n++) {
-      const id = flattenId(this.p.bracketId, n);
-      const o = await this.conn.orderByClientId(this.inst, id, false);
-      if (!o) return { qty, count: n - 1, next: id };
-      qty = add(qty, dec(OPEN.has(o.status) ? o.qty : o.filledQty));
-    }
-    throw new Error(`${this.p.symbol}: the entry was closed in ${MAX_FLATTENS} parts and still fills`);
-  }
-
   // ---------------------------------------------------------------- managed: break-even, trailing
 
   /** Leaves exactly one stop of the bracket at `price` (amending, or cancelling extra ones). */
@@ -462,7 +429,7 @@ class BracketGuard {
     } else {
       await this.act('place-stop');
       result = tagOrder(
-        await this.conn.place({ ...this.legOrder({ role: 'stop-loss', type: 'STOP_MARKET', qty, price: null, triggerPrice: price, clientOrderId: `${legId(this.p.bracketId, 'S')}R${Date.now() % 100_000}` }) }),
+        await this.conn.place({ ...legOrder(this.inst, this.long, { role: 'stop-loss', type: 'STOP_MARKET', qty, price: null, triggerPrice: price, clientOrderId: `${legId(this.p.bracketId, 'S')}R${Date.now() % 100_000}` }) }),
       );
     }
     // Extra stops (a crash in the middle of a place-then-cancel amend) go; the kept one stays.

@@ -1,5 +1,8 @@
+import { add, dec, type Decimal } from '../../../src/api/contracts/decimal';
 import type { Order, Position } from '../../../src/api/contracts/trading';
-import { TradeRefusedError, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+import { TradeRefusedError, type NewOrder, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
+import { flattenId } from '../trading/ids';
+import type { GuardLeg } from './payloads';
 
 // The bracket guard's small shared pieces (bracket-guard.ts): what one round reads, and how a failure is told apart.
 
@@ -39,4 +42,38 @@ export async function cancelAll(conn: Pick<TradingConnector, 'cancel'>, inst: Tr
   const hold = failed.find((e) => e instanceof TradeRefusedError && e.status === 429);
   if (hold) throw hold;
   if (failed.length) throw new Error(`could not cancel ${failed.length} of the bracket's ${orders.length} ${what}: ${reason(failed[0])}`);
+}
+
+/** A protective leg of the bracket as the order that places it (reduce-only, on the exit side). */
+export function legOrder(inst: TradingInstrument, long: boolean, l: GuardLeg): NewOrder {
+  return {
+    symbol: inst.exchangeSymbol,
+    side: long ? 'SELL' : 'BUY',
+    type: l.type,
+    qty: l.qty,
+    ...(l.type === 'TAKE_PROFIT' && l.price ? { price: l.price } : {}),
+    triggerPrice: l.triggerPrice,
+    reduceOnly: true,
+    postOnly: false,
+    timeInForce: 'GTC',
+    clientOrderId: l.clientOrderId,
+  };
+}
+
+/** How many times a refused bracket's entry is closed in parts (it went on filling while its cancel failed) before the guard gives up. */
+const MAX_FLATTENS = 20;
+
+/**
+ * The market orders that closed what a refused bracket's entry filled, found by their client ids (`…X`, then `…X2`,
+ * `…X3`: a later part of the fill), and the id of the next one. An open one counts for its size, a done one for its fill.
+ */
+export async function flattened(conn: Pick<TradingConnector, 'orderByClientId'>, inst: TradingInstrument, bracketId: string): Promise<{ qty: Decimal; count: number; next: string }> {
+  let qty = dec(0);
+  for (let n = 1; n <= MAX_FLATTENS; n++) {
+    const id = flattenId(bracketId, n);
+    const o = await conn.orderByClientId(inst, id, false);
+    if (!o) return { qty, count: n - 1, next: id };
+    qty = add(qty, dec(OPEN.has(o.status) ? o.qty : o.filledQty));
+  }
+  throw new Error(`${inst.symbol}: the entry was closed in ${MAX_FLATTENS} parts and still fills`);
 }
