@@ -36,6 +36,18 @@ export function alertJobTarget(key: string): { exchange: ExchangeId; network: Ne
 export const ensureAlertJob = (db: Db, exchange: ExchangeId, network: Network) =>
   ensureJob(db, { kind: ALERT_JOB_KIND, key: alertJobKey(exchange, network) });
 
+/** The `alert.active` event of an active alert's row (the evaluator watches that version at once). */
+export const activeAlertEvent = (row: AlertRow) => ({
+  id: row.id,
+  userId: row.userId,
+  exchange: row.exchange,
+  network: row.network,
+  symbol: row.symbol,
+  initialPrice: row.initialPrice,
+  triggerPrice: row.triggerPrice,
+  updatedAt: row.updatedAt.getTime(),
+});
+
 /** What the routes pass in: the bodies after zod (symbol upper-cased, note trimmed). */
 export interface NewAlert {
   exchange: ExchangeId;

@@ -257,6 +257,36 @@ describe.each(TEST_DRIVERS)('/v1/alerts on %s', (driver) => {
     expect(await t.db.select().from(jobs).where(eq(jobs.key, 'alerts:okx'))).toHaveLength(1);
   });
 
+  it('tells the evaluator every new version of an active alert (set, moved, note edited, re-armed), nothing of a fired or deleted one', async () => {
+    const user = await t.signInAs('user');
+    const heard: { id: string; triggerPrice: number; initialPrice: number; updatedAt: number; exchange: string; network: string; symbol: string }[] = [];
+    const off = t.app.events.on('alert.active', (e) => void (e.userId === user.id && heard.push(e)));
+    try {
+      const alert = await create(user, { ...BTC, exchange: 'okx' });
+      const moved = (await t.client.patch(`/v1/alerts/${alert.id}`, { triggerPrice: 66_000, initialPrice: 60_500 }, as(user))).json<Alert>();
+      const noted = (await t.client.patch(`/v1/alerts/${alert.id}`, { note: 'breakout' }, as(user))).json<Alert>();
+      expect(await trigger(user, alert.id, 66_000)).toBe(true);
+      const rearmed = (await t.client.post(`/v1/alerts/${alert.id}/rearm`, { initialPrice: 65_000 }, as(user))).json<Alert>();
+      expect((await t.client.delete(`/v1/alerts/${alert.id}`, as(user))).statusCode).toBe(204);
+      // Each version as the row holds it (the firing is guarded by `updatedAt`): four versions, in order.
+      expect(heard).toEqual(
+        [alert, moved, noted, rearmed].map((a) => ({
+          id: a.id,
+          userId: user.id,
+          exchange: 'okx',
+          network: 'MAINNET',
+          symbol: 'BTCUSDT',
+          initialPrice: a.initialPrice,
+          triggerPrice: a.triggerPrice,
+          updatedAt: Date.parse(a.updatedAt),
+        })),
+      );
+      expect(new Set(heard.map((h) => h.updatedAt)).size).toBe(4);
+    } finally {
+      off();
+    }
+  });
+
   it('lists active alerts oldest first, then triggered newest first, filtered by status', async () => {
     const user = await t.signInAs('user');
     const a1 = await create(user, { ...BTC, triggerPrice: 61_000 });

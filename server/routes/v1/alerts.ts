@@ -14,6 +14,7 @@ import {
 import { errorResponseSchema, idParamSchema } from '../../../src/api/contracts/common';
 import { currentUser } from '../../plugins/authenticate';
 import {
+  activeAlertEvent,
   assertAlertsEnabled,
   clearTriggeredAlerts,
   createAlert,
@@ -35,12 +36,24 @@ const tags = ['alerts'];
  */
 export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   const onRequest = [app.requireUser, async () => assertAlertsEnabled(app.db)];
-  /** What an edit answers, once the user's other tabs are told to read their alerts again (issue 26: they do not poll while their socket is up). */
-  const changed = async <T>(req: FastifyRequest, work: Promise<T>): Promise<T> => {
+  /**
+   * What an edit answers, once the user's other tabs are told to read their alerts again (issue 26: they do not poll
+   * while their socket is up) and, for an alert left active, its evaluator is given the new version (`alert.active`:
+   * watched at once, not at its next read) — both in one message.
+   */
+  type AlertRow = Parameters<typeof activeAlertEvent>[0];
+  const changed = async <T>(req: FastifyRequest, work: Promise<T>, row?: (result: T) => AlertRow): Promise<T> => {
     const result = await work;
-    await app.events.publish('alerts.changed', { userId: currentUser(req).id }).catch((err: unknown) => req.log.warn({ err }, 'Could not tell the tabs the alerts changed'));
+    const active = row?.(result);
+    await app.events
+      .transaction(app.db, async (_tx, emit) => {
+        await emit('alerts.changed', { userId: currentUser(req).id });
+        if (active?.status === 'active') await emit('alert.active', activeAlertEvent(active));
+      })
+      .catch((err: unknown) => req.log.warn({ err }, 'Could not tell the tabs the alerts changed'));
     return result;
   };
+  const itself = (r: AlertRow) => r;
 
   app.get(
     '',
@@ -51,7 +64,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '',
     { onRequest, schema: { tags, summary: 'Set an alert (initialPrice = the live price now)', security, body: createAlertBodySchema, response: { 201: alertSchema, ...errors } } },
-    async (req, reply) => reply.code(201).send(toAlertDto(await changed(req, createAlert(app.db, currentUser(req).id, req.body)))),
+    async (req, reply) => reply.code(201).send(toAlertDto(await changed(req, createAlert(app.db, currentUser(req).id, req.body), itself))),
   );
 
   app.delete(
@@ -76,7 +89,7 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertSchema, ...errors },
       },
     },
-    async (req) => toAlertDto(await changed(req, updateAlert(app.db, currentUser(req).id, req.params.id, req.body))),
+    async (req) => toAlertDto(await changed(req, updateAlert(app.db, currentUser(req).id, req.params.id, req.body), itself)),
   );
 
   app.delete(
@@ -101,6 +114,6 @@ export const alertRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: alertSchema, ...errors },
       },
     },
-    async (req) => toAlertDto(await changed(req, rearmAlert(app.db, currentUser(req).id, req.params.id, req.body))),
+    async (req) => toAlertDto(await changed(req, rearmAlert(app.db, currentUser(req).id, req.params.id, req.body), itself)),
   );
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exchangeIdSchema, networkSchema } from '../../../src/api/contracts/common';
 import { notificationSchema } from '../../../src/api/contracts/notifications';
 
 const id = z.string().uuid();
@@ -42,6 +43,21 @@ export const APP_EVENTS = {
   'managed.changed': z.object({ userId: id }),
   /** The user set, moved, re-armed or deleted alerts: the user's tabs read the list again (they do not poll it while their socket is up). */
   'alerts.changed': z.object({ userId: id }),
+  /**
+   * An alert became active or changed while active (set, moved, re-armed, its note edited: a new version): the
+   * evaluator of its exchange and network watches this version at once instead of at its next read of the alerts.
+   */
+  'alert.active': z.object({
+    id,
+    userId: id,
+    exchange: exchangeIdSchema,
+    network: networkSchema,
+    symbol: z.string().min(1).max(64),
+    initialPrice: z.number().finite(),
+    triggerPrice: z.number().finite(),
+    /** The version (`alerts.updated_at`, ms): the firing is guarded by it. */
+    updatedAt: z.number().int(),
+  }),
   /** An admin set or cleared the maintenance banner: every open tab reads it again. */
   'maintenance.changed': z.object({}),
 } as const;

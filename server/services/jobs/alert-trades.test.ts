@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { alerts } from '../../db/schema-alerts';
 import { jobs, notifications } from '../../db/schema-jobs';
 import { createTestDatabase, TEST_DRIVERS, uniqueEmail } from '../../test/helper';
-import { ensureAlertJob } from '../alerts';
+import { activeAlertEvent, ensureAlertJob } from '../alerts';
 import { createUser } from '../users';
 import type { FetchLike } from '../exchange-info';
 import { alertWatchHandler } from './alert-watch';
@@ -318,6 +318,70 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
     } finally {
       release();
       await r.stop();
+    }
+  });
+  it('an alert set elsewhere is pushed to the evaluator: it fires on the next print, not at the next read of the alerts, even past a read that began before it', async () => {
+    await runner.stop();
+    // Every read of the alerts runs at once but answers only when the test lets it: what the evaluator watches
+    // between two answers came by the event alone.
+    let gate: { open: () => void; opened: Promise<void> } | null = null;
+    let pending = 0;
+    const arm = () => {
+      let open = () => undefined as void;
+      const opened = new Promise<void>((r) => (open = r));
+      gate = { open, opened };
+    };
+    const release = () => {
+      const g = gate;
+      gate = null;
+      g?.open();
+    };
+    const db = new Proxy(handle.db, {
+      get(target, prop) {
+        const g = gate;
+        if (prop === 'select' && g) {
+          return (...fields: Parameters<typeof target.select>) => {
+            const query = target.select(...fields);
+            return {
+              from: (...from: Parameters<typeof query.from>) => ({
+                where: (...where: Parameters<ReturnType<typeof query.from>['where']>) => {
+                  const answer = query.from(...from).where(...where).then((rows) => rows);
+                  pending++;
+                  return g.opened.then(() => answer).finally(() => pending--);
+                },
+              }),
+            };
+          };
+        }
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const bus = new EventBus({ db: handle.db, transports: [], log: { info: () => undefined, warn: () => undefined, debug: () => undefined, error: () => undefined } });
+    const r = new JobRunner({ db: handle.db, handlers: [evaluator(50, undefined, db, { events: bus })], owner: 'T7', leaseMs: 10_000, tickMs: 50 });
+    const keep = await setAlert('MAINNET', 'BTCUSDT', 64_000, 70_000); // keeps BTCUSDT listened to
+    r.start();
+    try {
+      const main = await until('BTCUSDT subscribed', () => live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade')));
+      await wait(300); // heard live
+      // A read of the alerts is under way (its rows taken before the new alert exists) when the alert is set and pushed.
+      arm();
+      await until('a read of the alerts under way', () => pending > 0);
+      const [row] = await handle.db.insert(alerts).values({ userId, exchange: 'binance', network: 'MAINNET', symbol: 'BTCUSDT', initialPrice: 64_000, triggerPrice: 65_000 }).returning();
+      await bus.publish('alert.active', activeAlertEvent(row!));
+      // That read answers without the alert, and every later one waits: the pushed version must stay watched.
+      const stale = gate as { open: () => void } | null;
+      arm();
+      stale?.open();
+      await wait(100);
+      main.trade('65000.0');
+      main.trade('64900.0');
+      expect((await fired(row!.id)).triggeredPrice).toBe(65_000);
+      expect((await statusOf(keep)).status).toBe('active');
+    } finally {
+      release();
+      await r.stop();
+      await handle.db.delete(alerts).where(eq(alerts.id, keep));
     }
   });
 });

@@ -4,11 +4,13 @@ import type { Instrument } from '../../../src/api/contracts/exchanges';
 import type { Db } from '../../db/client';
 import { alerts } from '../../db/schema-alerts';
 import type { NotificationRow } from '../../db/schema-jobs';
-import { ALERT_JOB_KIND, alertJobTarget, ensureAlertJob, fireAlerts, pruneFired, type AlertCrossing } from '../alerts';
+import { ALERT_JOB_KIND, alertJobTarget, ensureAlertJob, fireAlerts, pruneFired } from '../alerts';
 import type { EventBus } from '../events/bus';
+import type { AppEvent } from '../events/events';
 import type { FetchLike, RestBase } from '../exchange-info';
 import { TRADE_STREAMS } from '../../exchanges/trade-streams';
-import { barsSince, type RangeBar } from './candles';
+import { barsSince } from './candles';
+import { crossed, fireBatches, firstReach, group, versionOf, type Queued, type Watched } from './alert-judging';
 import type { TradeFeed, TradeTick, TradeWatch } from './trade-feed';
 import { alertJobPayloadSchema, type AlertJobPayload } from './payloads';
 import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
@@ -19,8 +21,9 @@ import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './ru
  * held by one instance at a time (the runner's lease), listening to the trade streams of the pairs
  * its active alerts are on (`TradeFeed`), on that network's hosts.
  *
- * - Every print is checked against the network's active alerts of its pair (kept in memory, re-read
- *   every `refreshMs`, which also (un)subscribes pairs as alerts come and go); a crossing — a touch
+ * - Every print is checked against the network's active alerts of its pair (kept in memory: a set, moved or re-armed
+ *   alert is pushed to it at once — the `alert.active` event, from any instance — and all are re-read every
+ *   `reloadMs` and after the events' transport was away; both (un)subscribe pairs as alerts come and go); a crossing — a touch
  *   inside a second included — fires the alert through `fireAlerts`: one guarded UPDATE plus the
  *   notification, so even two evaluators (a lease taken over while the old holder still ran) fire it once.
  * - **Gaps** (the job starting on a new instance after a crash or a restart, the stream dropping):
@@ -31,14 +34,6 @@ import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './ru
  *   alert is active); creating, moving or re-arming an alert makes it pending again.
  */
 
-interface Watched {
-  id: string;
-  userId: string;
-  symbol: string;
-  initialPrice: number;
-  triggerPrice: number;
-  updatedAt: Date;
-}
 
 export interface AlertWatchOptions {
   db: Db;
@@ -50,14 +45,18 @@ export interface AlertWatchOptions {
   onNotification?: (row: NotificationRow) => Promise<void>;
   /** A fired alert's notification is published (`notification.created`) with the firing's commit. */
   events?: EventBus;
+  /** How often the run saves its progress and moves `seenUntil` (1 s). */
   refreshMs?: number;
+  /**
+   * How often the active alerts are all read again (5 × `refreshMs` with `events`, which push each new version at
+   * once; `refreshMs` without): what a lost event or a deletion changed. Below `RECENT_MS`.
+   */
+  reloadMs?: number;
   idleMs?: number;
   now?: () => number;
   log?: JobRunnerLog;
 }
 
-const crossed = (a: Pick<Watched, 'initialPrice' | 'triggerPrice'>, price: number) =>
-  a.initialPrice < a.triggerPrice ? price >= a.triggerPrice : a.initialPrice > a.triggerPrice ? price <= a.triggerPrice : price === a.triggerPrice;
 
 
 /** The `alerts` kind's handler: its payload is checked against `alertJobPayloadSchema` when claimed (payloads.ts). */
@@ -82,7 +81,11 @@ class AlertWatch {
   private readonly now: () => number;
   /** Up to when the stream was heard (saved as the payload's `seenUntil`). */
   private seenUntil: number;
-  private watched: Watched[] = [];
+  private watched = new Map<string, Watched>();
+  /** Alerts pushed (`alert.active`), numbered as heard: those heard after a read began are kept over it. */
+  private readonly pushed = new Map<string, { a: Watched; n: number }>();
+  private heardPushes = 0;
+  private readNeeded = false;
   private bySymbol = new Map<string, Watched[]>();
   /** Alerts being fired now or already fired by this run (by id + version). */
   private readonly firing = new Set<string>();
@@ -111,9 +114,9 @@ class AlertWatch {
   private idleSince: number | null = null;
   private hold: TradeWatch | null = null;
   /**
-   * The prints judged in the last `RECENT_MS` (oldest first). An alert is read up to `refreshMs` after it was
-   * set: the prints of its pair heard in between are judged for it when it is first read, so a touch in its
-   * first second is not missed.
+   * The prints judged in the last `RECENT_MS` (oldest first). An alert reaches the run a moment after it was set
+   * (pushed), or up to `reloadMs` after (read, its event lost): the prints of its pair heard in between are judged
+   * for it then, so a touch in its first moments is not missed.
    */
   private recent: { ticks: TradeTick[]; at: number }[] = [];
   /** The alert versions (id + updatedAt) this run has read. */
@@ -145,15 +148,26 @@ class AlertWatch {
         if (isLive) this.catchUpNeeded = true;
       },
     });
-    const unwatch = () => this.hold?.stop();
+    const offPushed = this.opts.events?.on('alert.active', (p) => this.onPushed(p));
+    const offResync = this.opts.events?.onResync(() => {
+      this.readNeeded = true;
+    });
+    const unwatch = () => {
+      this.hold?.stop();
+      offPushed?.();
+      offResync?.();
+    };
+    const refreshMs = this.opts.refreshMs ?? 1000;
+    const reloadMs = Math.min(RECENT_MS / 2, this.opts.reloadMs ?? (this.opts.events ? 5 * refreshMs : refreshMs));
+    const readEvery = Math.max(1, Math.round(reloadMs / refreshMs));
     try {
       await this.reload();
-      while (!ctx.signal.aborted) {
+      for (let round = 1; !ctx.signal.aborted; round++) {
         await this.listen();
         if (!(await ctx.save({ seenUntil: this.seenUntil }))) return; // the job is someone else's now
-        await sleep(this.opts.refreshMs ?? 1000, ctx.signal);
+        await sleep(refreshMs, ctx.signal);
         if (ctx.signal.aborted) return;
-        await this.reload();
+        if (this.readNeeded || round % readEvery === 0) await this.reload();
         if (await this.idleDone()) return;
       }
     } finally {
@@ -162,17 +176,55 @@ class AlertWatch {
     }
   }
 
+  /** Every active alert of the exchange and network read again (pushed versions heard since the read began kept over it). */
   private async reload(): Promise<void> {
     const listened = this.loaded ? new Set(this.bySymbol.keys()) : null;
-    this.watched = await this.opts.db
+    const readFrom = this.heardPushes;
+    this.readNeeded = false;
+    const rows = await this.opts.db
       .select({ id: alerts.id, userId: alerts.userId, symbol: alerts.symbol, initialPrice: alerts.initialPrice, triggerPrice: alerts.triggerPrice, updatedAt: alerts.updatedAt })
       .from(alerts)
       .where(and(eq(alerts.exchange, this.exchange), eq(alerts.network, this.network), eq(alerts.status, 'active')));
-    this.bySymbol = group(this.watched);
+    const watched = new Map(rows.map((a) => [a.id, a]));
+    // An event is published after its write committed: one heard before the read began is in it (or something newer).
+    for (const [id, { a, n }] of this.pushed) {
+      if (n <= readFrom) this.pushed.delete(id);
+      else if ((watched.get(id)?.updatedAt.getTime() ?? -Infinity) < a.updatedAt.getTime()) watched.set(id, a);
+    }
+    this.watched = watched;
+    this.bySymbol = group(this.watched.values());
     this.hold?.want(this.bySymbol.keys());
-    const fresh = this.watched.filter((a) => !this.known.has(versionOf(a)));
-    this.known = new Set(this.watched.map(versionOf));
+    const fresh = [...this.watched.values()].filter((a) => !this.known.has(versionOf(a)));
+    this.known = new Set([...this.watched.values()].map(versionOf));
     this.loaded = true;
+    this.judgeFresh(fresh, listened);
+  }
+
+  /**
+   * A set, moved or re-armed alert of this exchange and network (`alert.active`, from whichever instance wrote it):
+   * watched at once — its pair subscribed, the prints heard since it was set judged for it.
+   */
+  private onPushed(p: AppEvent<'alert.active'>): void {
+    if (p.exchange !== this.exchange || p.network !== this.network || this.stopped) return;
+    const a: Watched = { id: p.id, userId: p.userId, symbol: p.symbol, initialPrice: p.initialPrice, triggerPrice: p.triggerPrice, updatedAt: new Date(p.updatedAt) };
+    this.pushed.set(a.id, { a, n: ++this.heardPushes });
+    if (!this.loaded) return; // the first read keeps it
+    const had = this.watched.get(a.id);
+    if (had && had.updatedAt.getTime() >= a.updatedAt.getTime()) return;
+    const listened = new Set(this.bySymbol.keys());
+    this.watched.set(a.id, a);
+    const list = (this.bySymbol.get(a.symbol) ?? []).filter((w) => w.id !== a.id);
+    list.push(a);
+    this.bySymbol.set(a.symbol, list);
+    if (had && had.symbol !== a.symbol) this.bySymbol.set(had.symbol, (this.bySymbol.get(had.symbol) ?? []).filter((w) => w.id !== a.id));
+    if (!listened.has(a.symbol)) this.hold?.want(this.bySymbol.keys());
+    if (this.known.has(versionOf(a))) return;
+    this.known.add(versionOf(a));
+    this.judgeFresh([a], listened);
+  }
+
+  /** Alert versions read for the first time: judged on the prints already heard; a pair nobody listened to asks its recent prints. */
+  private judgeFresh(fresh: Watched[], listened: Set<string> | null): void {
     if (fresh.length && this.recent.length) this.judgeRecent(group(fresh));
     // A pair nobody listened to: what it printed between the alert's setting and its subscription is asked
     // over REST (on the first read the candles' catch-up covers the gap instead).
@@ -254,7 +306,7 @@ class AlertWatch {
 
   /** No active alert for `idleMs`: the job completes (true), guarded so that an alert activated since the last read keeps it. */
   private async idleDone(): Promise<boolean> {
-    if (this.watched.length > 0) {
+    if (this.watched.size > 0) {
       this.idleSince = null;
       return false;
     }
@@ -399,7 +451,7 @@ class AlertWatch {
   /** Fires the alerts whose price the candles since `from` reached while nobody listened. */
   private async catchUp(from: number): Promise<void> {
     const to = this.now();
-    if (this.watched.length === 0 || to - from < 1000) return;
+    if (this.watched.size === 0 || to - from < 1000) return;
     const instruments = new Map((await this.opts.instruments(this.exchange, this.network)).map((i) => [i.symbol, i]));
     for (const [symbol, list] of this.bySymbol) {
       const inst = instruments.get(symbol);
@@ -414,29 +466,12 @@ class AlertWatch {
   }
 }
 
-/** The first bar since `from` in which the alert's price was reached: at which price, and when. */
-function firstReach(a: Watched, bars: RangeBar[], barMs: number, from: number): { price: number; at: Date } | null {
-  const setAt = a.updatedAt.getTime();
-  const start = Math.max(from, setAt);
-  for (const b of bars) {
-    if (b.time + barMs <= start) continue;
-    // The bar the alert was set in may hold prices from before it: only its close counts.
-    const reached = b.time < setAt ? crossed(a, b.close) : a.initialPrice < a.triggerPrice ? b.high >= a.triggerPrice : a.initialPrice > a.triggerPrice ? b.low <= a.triggerPrice : b.low <= a.triggerPrice && b.high >= a.triggerPrice;
-    if (!reached) continue;
-    return { price: b.time < setAt ? b.close : a.triggerPrice, at: new Date(Math.max(b.time, setAt)) };
-  }
-  return null;
-}
-
-
 /** How long a newly watched pair's recent trades wait for the stream's first print of it. */
 const HEARD_WAIT_MS = 3000;
 /** Fired alerts' e-mails sent at once per evaluator. */
 const MAIL_CONCURRENCY = 4;
 /** Firing transactions at once per evaluator (each up to `FIRE_BATCH` crossings). */
 const FIRE_CONCURRENCY = 2;
-/** Crossings per firing transaction (a user's all in one, so this may be passed by one user's). */
-const FIRE_BATCH = 200;
 /** A firing (its transaction and the push after its commit) slower than this is logged: its alerts rang late. */
 const SLOW_FIRE_MS = 250;
 /** A failed firing is written again after 250 ms, doubling up to 5 s. */
@@ -446,41 +481,6 @@ const FIRE_RETRY_MAX_MS = 5000;
 const MAX_HELD_BATCHES = 10_000;
 /** How long judged prints are kept for alerts read after them (well above the re-read period, 1 s). */
 const RECENT_MS = 10_000;
-const versionOf = (a: Pick<Watched, 'id' | 'updatedAt'>) => `${a.id}:${a.updatedAt.getTime()}`;
-interface Queued {
-  a: Watched;
-  crossing: AlertCrossing;
-}
-
-/** The queued crossings in batches of about `FIRE_BATCH`, each user's in one batch, in the order queued. */
-function fireBatches(queued: Queued[]): Queued[][] {
-  const byUser = new Map<string, Queued[]>();
-  for (const f of queued) {
-    const l = byUser.get(f.a.userId);
-    if (l) l.push(f);
-    else byUser.set(f.a.userId, [f]);
-  }
-  const out: Queued[][] = [];
-  let batch: Queued[] = [];
-  for (const list of byUser.values()) {
-    if (batch.length && batch.length + list.length > FIRE_BATCH) {
-      out.push(batch);
-      batch = [];
-    }
-    batch.push(...list);
-  }
-  if (batch.length) out.push(batch);
-  return out;
-}
-function group(list: Watched[]): Map<string, Watched[]> {
-  const out = new Map<string, Watched[]>();
-  for (const a of list) {
-    const l = out.get(a.symbol);
-    if (l) l.push(a);
-    else out.set(a.symbol, [a]);
-  }
-  return out;
-}
 
 /** On boot: every exchange+network with active alerts has its evaluator job (alerts from before this feature, a lost row). */
 export async function ensureAlertJobs(db: Db): Promise<void> {
