@@ -289,11 +289,12 @@ function print(r, totalMs) {
     if (!crossing) noCrossing += 1;
     const rec = sockets.alerts.get(a.id);
     // alerts.triggered_at is when the evaluator heard the print (a catch-up: the bar's time); the notification's createdAt, its transaction.
-    const heardAt = Date.parse(row.triggered_at);
+    // node-postgres answers a timestamptz as a Date: Date.parse would read its string, to the second.
+    const heardAt = new Date(row.triggered_at).getTime();
     if (crossing && Number(row.triggered_price) === crossing[1]) heard.push(heardAt - crossing[0]);
     if (rec) commit.push(rec.firedAt - heardAt);
     if (!rec || rec.got.size === 0) {
-      if (sockets.openAt(a.userId, Date.parse(row.triggered_at)).length) notPushed += 1;
+      if (sockets.openAt(a.userId, heardAt).length) notPushed += 1;
       continue;
     }
     const got = [...rec.got.values()];
