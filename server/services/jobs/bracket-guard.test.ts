@@ -6,7 +6,8 @@
  *   expire, and the stop is on the exchange once the entry has filled;
  * - the position closed from the terminal, or by its stop: the rest of the bracket is cancelled;
  * - a stop the exchange refuses once the entry filled: what the entry filled is closed at market — also
- *   when the entry cannot be cancelled and goes on filling (each part closed, none left unprotected);
+ *   when the entry cannot be cancelled and goes on filling (each part closed, none left unprotected), and
+ *   when the trader closed the position first (nothing left to close: the guard ends, not retrying a refusal);
  * - an entry cancelled before it filled: the guard ends, nothing of the bracket is left.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -270,6 +271,40 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
       expect(await positions(key, v)).toEqual([]);
       expect(await orders(key, v)).toEqual([]);
       expect((await activity()).find((a) => a.job === `bracket:${bracketId}` && a.action === 'Closed the entry at market')?.message).toMatch(/the stop-loss could not be placed after the entry filled/);
+    });
+
+    it('the stop is refused and the position is closed by hand before the guard closes it: nothing is left to close, and the guard ends', async () => {
+      // On the clock as it is (moving it on would move the later venues' markets).
+      const from = clock.now();
+      const id = `byhand${v.exchange}${driver}${Date.now().toString(36)}`;
+      const bracketId = bracketIdFor(key.id, id);
+      const price = path(v, from, 1).start;
+      // The stop is refused, and so is the guard's closing while the position is open (the trader is quicker).
+      const faults = { exchange: v.exchange, refuse: [`${bracketId}S`, `${bracketId}X`] };
+      expect((await t.client.post('/sim/_control/faults', faults, { token: admin.accessToken })).statusCode).toBe(200);
+      try {
+        const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
+          symbol: v.symbol,
+          side: 'BUY',
+          qty: v.qty,
+          entry: { type: 'LIMIT', price: fmt(price * 1.002, v.tick) },
+          stopLoss: { triggerPrice: fmt(price * 0.9, v.tick) },
+          takeProfits: [{ price: fmt(price * 1.3, v.tick), qtyPercent: 100 }],
+          clientOrderId: id,
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        await until('the entry filled', async () => (await positions(key, v)).length === 1);
+        const close = await call('POST', `/v1/trade/${key.id}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
+        expect(close.statusCode, close.body).toBe(201);
+        await finished(key, bracketId);
+      } finally {
+        await t.client.delete(`/sim/_control/faults?exchange=${v.exchange}`, { token: admin.accessToken });
+      }
+      expect(await positions(key, v)).toEqual([]);
+      expect(await orders(key, v)).toEqual([]);
+      const told = (await activity()).filter((a) => a.job === `bracket:${bracketId}`);
+      expect(told.find((a) => a.action === 'Nothing left to close')?.message).toMatch(/the stop-loss could not be placed after the entry filled .*; the position it opened was already closed/);
+      expect(told.map((a) => a.action)).not.toContain('Closed the entry at market');
     });
 
     it('the entry is cancelled before it fills: the guard ends and nothing of the bracket is left', async () => {

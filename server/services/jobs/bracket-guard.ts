@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { ExchangeId } from '../../../src/api/contracts/common';
-import { add, cmp, dec, div, isZero, min, mul, roundToStep, str, sub, type Decimal } from '../../../src/api/contracts/decimal';
+import { add, cmp, dec, div, isZero, mul, roundToStep, str, sub, type Decimal } from '../../../src/api/contracts/decimal';
 import type { Instrument } from '../../../src/api/contracts/exchanges';
 import type { Order, Position } from '../../../src/api/contracts/trading';
 import type { Db } from '../../db/client';
@@ -14,7 +14,7 @@ import { dropSealedIfIdle, logActivity, openSealedCredentials } from './managed-
 import { GuardPrice } from './guard-price';
 import type { MarketFeed } from './market-feed';
 import { BRACKET_JOB, type BracketJobPayload } from './payloads';
-import { cancelAll, flattened, legOrder, MAX_FAILURES, OPEN, reason, refused, WaitForPrice, type Round } from './bracket-round';
+import { cancelAll, closeFilled, legOrder, MAX_FAILURES, OPEN, reason, refused, WaitForPrice, type Round } from './bracket-round';
 import { sleep, type JobContext, type JobHandler, type JobRunnerLog } from './runner';
 
 /**
@@ -369,9 +369,8 @@ class BracketGuard {
 
   /**
    * The stop was refused after the entry filled: close what it filled, cancel the rest (stop-or-flatten).
-   * An entry whose cancel fails may go on filling: what it filled so far is closed now, and the round fails
-   * (tried again) until the entry is no longer open — each later closing takes only what filled since
-   * (`flattened`), so no part of the entry is ever left without its stop or its closing.
+   * An entry whose cancel fails may go on filling: what it filled so far is closed now, and the round fails (tried
+   * again) until the entry is no longer open — each later closing takes only what filled since (`closeFilled`).
    */
   private async flattenUnprotected(r: Round, cause: TradeRefusedError): Promise<void> {
     const p = this.p;
@@ -389,18 +388,20 @@ class BracketGuard {
       }
     }
     const filled = entry ? dec(entry.filledQty) : await this.entryFilled({ ...r, entry: undefined });
-    const done = await flattened(this.conn, this.inst, p.bracketId);
-    const left = sub(filled, done.qty);
-    const qty = str(roundToStep(r.position ? min(left, dec(r.position.size)) : left, dec(this.inst.stepSize), 'down'));
-    if (cmp(dec(qty), dec(0)) > 0) {
-      await this.act(`place-${done.next}`);
-      await this.conn.place({ symbol: this.inst.exchangeSymbol, side: this.long ? 'SELL' : 'BUY', type: 'MARKET', qty, reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId: done.next });
+    const { conn, inst, long } = this;
+    const position = async () => (await this.readRest()).position;
+    const closing = await closeFilled({ conn, inst, long, bracketId: p.bracketId, filled, seen: r.position, position, act: (step) => this.act(step) });
+    if (closing) {
+      const why = `${p.symbol}: the stop-loss could not be placed after the entry filled (${cause.exchangeMessage})`;
+      const gone = closing.gone !== undefined;
       await this.log({
-        action: 'Closed the entry at market',
+        action: gone ? 'Nothing left to close' : 'Closed the entry at market',
         orderId: null,
         result: 'ok',
-        message: `${p.symbol}: the stop-loss could not be placed after the entry filled (${cause.exchangeMessage}): the ${qty} it ${done.count ? 'filled since it was last closed' : 'filled'} was closed at market`,
-        dedupe: `flattened:${done.next}`,
+        message: gone
+          ? `${why}; the position it opened was already closed (${closing.gone})`
+          : `${why}: the ${closing.qty} it ${closing.count ? 'filled since it was last closed' : 'filled'} was closed at market`,
+        dedupe: `${gone ? 'nothing-to-close' : 'flattened'}:${closing.id}`,
         notify: true,
       });
     }

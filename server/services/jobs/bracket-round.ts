@@ -1,4 +1,4 @@
-import { add, dec, type Decimal } from '../../../src/api/contracts/decimal';
+import { add, cmp, dec, min, roundToStep, str, sub, type Decimal } from '../../../src/api/contracts/decimal';
 import type { Order, Position } from '../../../src/api/contracts/trading';
 import { TradeRefusedError, type NewOrder, type TradingConnector, type TradingInstrument } from '../../exchanges/trading';
 import { flattenId } from '../trading/ids';
@@ -76,4 +76,54 @@ export async function flattened(conn: Pick<TradingConnector, 'orderByClientId'>,
     qty = add(qty, dec(OPEN.has(o.status) ? o.qty : o.filledQty));
   }
   throw new Error(`${inst.symbol}: the entry was closed in ${MAX_FLATTENS} parts and still fills`);
+}
+
+/** What `closeFilled` did: closed `qty` with the order `id`, or found the position closed already (`gone`: the exchange's refusal). */
+export interface Closing {
+  id: string;
+  qty: string;
+  /** How many closings there were before this one. */
+  count: number;
+  gone?: string;
+}
+
+/**
+ * Closes at market (reduce-only) what a refused bracket's entry filled and no earlier closing took, capped by the
+ * position the round saw; null when nothing is left. A close the exchange refuses means the position is smaller than
+ * the round saw, or gone (closed by hand meanwhile, the account state behind): the exchange's position says which —
+ * nothing to close (`gone`), or that much, closed under the next id (a refused order may be kept by its id: BitMEX
+ * keeps it, rejected).
+ */
+export async function closeFilled(d: {
+  conn: Pick<TradingConnector, 'orderByClientId' | 'place'>;
+  inst: TradingInstrument;
+  long: boolean;
+  bracketId: string;
+  filled: Decimal;
+  seen: Position | undefined;
+  position: () => Promise<Position | undefined>;
+  act: (step: string) => Promise<void>;
+}): Promise<Closing | null> {
+  const step = dec(d.inst.stepSize);
+  let done = await flattened(d.conn, d.inst, d.bracketId);
+  const left = sub(d.filled, done.qty);
+  const qty = str(roundToStep(d.seen ? min(left, dec(d.seen.size)) : left, step, 'down'));
+  if (cmp(dec(qty), dec(0)) <= 0) return null;
+  const close = async (size: string, clientOrderId: string) => {
+    await d.act(`place-${clientOrderId}`);
+    await d.conn.place({ symbol: d.inst.exchangeSymbol, side: d.long ? 'SELL' : 'BUY', type: 'MARKET', qty: size, reduceOnly: true, postOnly: false, timeInForce: 'GTC', clientOrderId });
+  };
+  try {
+    await close(qty, done.next);
+    return { id: done.next, qty, count: done.count };
+  } catch (err) {
+    if (!refused(err)) throw err;
+    const held = await d.position();
+    const size = held ? str(roundToStep(min(left, dec(held.size)), step, 'down')) : '0';
+    if (cmp(dec(size), dec(0)) <= 0) return { id: done.next, qty: '0', count: done.count, gone: err.exchangeMessage };
+    if (cmp(dec(size), dec(qty)) >= 0) throw err;
+    done = await flattened(d.conn, d.inst, d.bracketId);
+    await close(size, done.next);
+    return { id: done.next, qty: size, count: done.count };
+  }
 }
