@@ -15,7 +15,7 @@ import { badRequest, conflict, forbidden, notFound } from '../lib/http-error';
 import { isFeatureEnabled } from './feature-flags';
 import { ensureJob } from './jobs/runner';
 import { withEvents, type EventBus } from './events/bus';
-import { insertNotifications, pruneNotifications } from './notifications';
+import { insertNotifications, notificationLocks, pruneNotifications } from './notifications';
 import type { NotificationRow } from '../db/schema-jobs';
 
 /** The server-side evaluator of one exchange+network's alerts (services/jobs/alert-watch.ts) is this job. */
@@ -268,7 +268,7 @@ export function triggeredAlertText(row: AlertRow): string {
  */
 export async function fireAlert(
   db: Db,
-  alert: { id: string; updatedAt: Date },
+  alert: { id: string; userId: string; updatedAt: Date },
   price: number,
   at: Date,
   events?: EventBus | null,
@@ -278,7 +278,7 @@ export async function fireAlert(
 
 /** One alert crossed: the version judged, at which price, when. */
 export interface AlertCrossing {
-  alert: { id: string; updatedAt: Date };
+  alert: { id: string; userId: string; updatedAt: Date };
   price: number;
   at: Date;
 }
@@ -306,7 +306,9 @@ export async function fireAlerts(
   if (!list.length) return [];
   const fired = await withEvents(db, events, async (tx, emit) => {
     // One statement for all of them (a burst fires dozens per user): each row judged by its own version and price.
+    // It takes the users' notification locks first (`notificationLocks`), so the insert after it needs no trip of its own.
     const each = (part: (c: AlertCrossing) => SQL) => sql`case ${alerts.id} ${sql.join(list.map((c) => sql`when ${c.alert.id}::uuid then ${part(c)}`), sql` `)} end`;
+    const users = [...new Set(list.map((c) => c.alert.userId))].sort();
     const updated = await tx
       .update(alerts)
       .set({ status: 'triggered', triggeredAt: sql`${each((c) => sql`${c.at.toISOString()}::timestamptz`)}`, triggeredPrice: sql`${each((c) => sql`${c.price}::float8`)}` })
@@ -315,6 +317,7 @@ export async function fireAlerts(
           inArray(alerts.id, [...byId.keys()]),
           eq(alerts.status, 'active'),
           each((c) => sql`(${alerts.updatedAt} = ${c.alert.updatedAt.toISOString()}::timestamptz and ${crosses(c.price)})`),
+          notificationLocks(users),
         ),
       )
       .returning();
@@ -332,6 +335,7 @@ export async function fireAlerts(
         dedupeKey: `alert:${row.id}:${row.updatedAt.getTime()}`,
       })),
       emit,
+      { locked: true },
     );
     return rows.map((row, i) => ({ row, notification: notes[i] ?? null }));
   });

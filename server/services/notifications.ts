@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alertSchema } from '../../src/api/contracts/alerts';
 import type { MarkNotificationsReadBody, Notification, NotificationList } from '../../src/api/contracts/notifications';
 import type { Db } from '../db/client';
@@ -86,33 +86,37 @@ async function insertNotification(db: Db, n: NewNotification, emit: Emit | null)
  * `addNotification` for several in the caller's transaction (an evaluator's burst of fired alerts): one insert,
  * each user's lock and unread count once, then one `notification.created` each — the prune is the caller's, after
  * its commit (`pruneNotifications`), so the transaction the push waits for is short. Answers, in the order given,
- * each row when it is new, else null.
+ * each row when it is new, else null. `locked`: the caller's transaction took the users' locks already, in a
+ * statement before this one (`notificationLocks`, inside its own first statement: one round trip less).
  */
-export async function insertNotifications(db: Db, list: readonly NewNotification[], emit: Emit | null): Promise<Array<NotificationRow | null>> {
+export async function insertNotifications(db: Db, list: readonly NewNotification[], emit: Emit | null, opts: { locked?: boolean } = {}): Promise<Array<NotificationRow | null>> {
   if (!list.length) return [];
+  // Users in a fixed order: two transactions locking the same users never wait on each other in a circle. The
+  // locks (held to the commit) are taken before the insert, so the unread count read with it — the statement's
+  // snapshot begins after every earlier holder committed — counts all of their notifications.
+  const userIds = [...new Set(list.map((n) => n.userId))].sort();
+  if (emit && !opts.locked) await lockUnreadMany(db, userIds);
   const rows = await db
     .insert(notifications)
     .values(list.map((n) => ({ userId: n.userId, kind: n.kind, title: n.title, body: n.body, refId: n.refId ?? null, data: n.data ?? null, dedupeKey: n.dedupeKey })))
     .onConflictDoNothing({ target: [notifications.userId, notifications.dedupeKey] })
-    .returning();
-  // Users in a fixed order: two transactions locking the same users never wait on each other in a circle.
-  const userIds = [...new Set(rows.map((r) => r.userId))].sort();
-  if (emit && userIds.length) {
-    // The users' locks (held to the commit), taken in that order by one statement (unnest reads its array in
-    // order): of two transactions writing one user's notifications, the later one's unread count includes the earlier's.
-    await lockUnreadMany(db, userIds);
-    const unread = await unreadCounts(db, userIds);
+    .returning({
+      ...getTableColumns(notifications),
+      // The user's unread ones before this insert (a statement does not see its own rows): the count in one trip.
+      unreadBefore: sql<number>`(select count(*) from notifications as earlier where earlier.user_id = notifications.user_id and earlier.read_at is null)`.mapWith(Number),
+    });
+  if (emit && rows.length) {
     for (const userId of userIds) {
-      for (const row of rows) {
-        if (row.userId !== userId) continue;
+      const mine = rows.filter((r) => r.userId === userId);
+      for (const { unreadBefore, ...row } of mine) {
         const item = toNotificationDto(row);
         const fits = Buffer.byteLength(JSON.stringify(item)) <= NOTIFICATION_EVENT_MAX_BYTES;
-        const n = unread.get(userId) ?? 0;
-        await emit('notification.created', fits ? { userId: row.userId, notificationId: row.id, item, unread: n } : { userId: row.userId, notificationId: row.id });
+        const unread = unreadBefore + mine.length;
+        await emit('notification.created', fits ? { userId, notificationId: row.id, item, unread } : { userId, notificationId: row.id });
       }
     }
   }
-  const byKey = new Map(rows.map((r) => [`${r.userId} ${r.dedupeKey}`, r]));
+  const byKey = new Map(rows.map(({ unreadBefore: _, ...r }) => [`${r.userId} ${r.dedupeKey}`, r]));
   return list.map((n) => byKey.get(`${n.userId} ${n.dedupeKey}`) ?? null);
 }
 
@@ -125,11 +129,20 @@ async function lockUnread(tx: Db, userId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`notifications:${userId}`}, 0))`);
 }
 
+/**
+ * `lockUnread` of several users (sorted by the caller) as a condition that is always true, for the WHERE of the
+ * caller's first statement: Postgres reads it once, before the rows (an InitPlan's one-time filter), and takes the
+ * locks in the order given (unnest reads its array in order). The statements after it see every earlier holder's commit.
+ */
+export function notificationLocks(userIds: readonly string[]): SQL {
+  const keys = userIds.map((u) => sql`${`notifications:${u}`}`);
+  return sql`(select count(*) from (select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(array[${sql.join(keys, sql`, `)}]::text[]) as k) as locked) >= 0`;
+}
+
 /** `lockUnread` of several users in one statement, in the order given (sorted by the caller). */
 async function lockUnreadMany(tx: Db, userIds: readonly string[]): Promise<void> {
   if (userIds.length === 1) return lockUnread(tx, userIds[0]!);
-  const keys = userIds.map((u) => `notifications:${u}`);
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(array[${sql.join(keys.map((k) => sql`${k}`), sql`, `)}]::text[]) as k`);
+  await tx.execute(sql`select ${notificationLocks(userIds)}`);
 }
 
 async function prune(db: Db, userId: string): Promise<void> {
@@ -140,16 +153,6 @@ async function prune(db: Db, userId: string): Promise<void> {
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
     .offset(NOTIFICATIONS_KEPT);
   if (stale.length) await db.delete(notifications).where(inArray(notifications.id, stale.map((s) => s.id)));
-}
-
-/** `unreadCount` of several users in one query. */
-async function unreadCounts(db: Db, userIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await db
-    .select({ userId: notifications.userId, n: count() })
-    .from(notifications)
-    .where(and(inArray(notifications.userId, [...userIds]), isNull(notifications.readAt)))
-    .groupBy(notifications.userId);
-  return new Map(rows.map((r) => [r.userId, r.n]));
 }
 
 export async function unreadCount(db: Db, userId: string): Promise<number> {

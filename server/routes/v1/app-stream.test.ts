@@ -150,6 +150,25 @@ describe.each(TEST_DRIVERS)('/v1/stream on %s', (driver) => {
     tab.socket.close();
   });
 
+  it('an alert fired while another notification of its user is being written: the firing’s push counts both', async () => {
+    const user = await t.signInAs('user');
+    const created = await t.client.post('/v1/alerts', { exchange: 'binance', symbol: 'BTCUSDT', initialPrice: 60_000, triggerPrice: 65_000 }, { token: user.accessToken });
+    expect(created.statusCode, created.body).toBe(201);
+    const [row] = await t.db.select().from(alerts).where(eq(alerts.id, created.json<Alert>().id));
+    const tab = await connect(user);
+    let firing: Promise<unknown> | null = null;
+    // The job's notification stays uncommitted while the evaluator fires the alert (its statement takes the user's lock).
+    await t.app.events.transaction(t.db, async (tx, emit) => {
+      await addNotification(tx as unknown as typeof t.db, { userId: user.id, kind: 'job', title: 'First', body: 'First', refId: null, dedupeKey: `test:${++seq}` }, emit);
+      firing = fireAlert(t.db, row!, 65_010, new Date(), t.app.events);
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    expect(await firing).not.toBeNull();
+    const rang = await tab.next(isApp('notifications', (m) => m.items[0]?.title === 'Alert triggered: BTCUSDT'));
+    expect(rang.unread).toBe(2);
+    tab.socket.close();
+  });
+
   it('tells the other tabs when notifications are marked read, and when settings are saved', async () => {
     const user = await t.signInAs('user');
     const n = await jobNotification(user, 'To be read');
