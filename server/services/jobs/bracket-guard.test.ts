@@ -179,6 +179,20 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
     return { b: res.json<BracketResult>(), fall };
   }
 
+  /** A long whose limit entry is above the market (`price`), so it fills at once; its stop far below, one target far above. */
+  async function fillingLong(v: Venue, key: ApiKey, clientOrderId: string, price: number) {
+    const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
+      symbol: v.symbol,
+      side: 'BUY',
+      qty: v.qty,
+      entry: { type: 'LIMIT', price: fmt(price * 1.002, v.tick) },
+      stopLoss: { triggerPrice: fmt(price * 0.9, v.tick) },
+      takeProfits: [{ price: fmt(price * 1.3, v.tick), qtyPercent: 100 }],
+      clientOrderId,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+
   describe.each(VENUES)('$exchange', (v) => {
     let key: ApiKey;
     beforeAll(async () => {
@@ -254,16 +268,7 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
       expect((await t.client.post('/sim/_control/faults', { exchange: v.exchange, refuse: [`${bracketId}S`] }, { token: admin.accessToken })).statusCode).toBe(200);
       try {
         // A limit entry above the market fills at once; the guard then tries to place the stop.
-        const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
-          symbol: v.symbol,
-          side: 'BUY',
-          qty: v.qty,
-          entry: { type: 'LIMIT', price: fmt(price * 1.002, v.tick) },
-          stopLoss: { triggerPrice: fmt(price * 0.9, v.tick) },
-          takeProfits: [{ price: fmt(price * 1.3, v.tick), qtyPercent: 100 }],
-          clientOrderId: id,
-        });
-        expect(res.statusCode, res.body).toBe(201);
+        await fillingLong(v, key, id, price);
         await finished(key, bracketId);
       } finally {
         await t.client.delete(`/sim/_control/faults?exchange=${v.exchange}`, { token: admin.accessToken });
@@ -283,16 +288,7 @@ describe.each(TEST_DRIVERS)('the bracket guard on %s (simulator, no browser)', (
       const faults = { exchange: v.exchange, refuse: [`${bracketId}S`, `${bracketId}X`] };
       expect((await t.client.post('/sim/_control/faults', faults, { token: admin.accessToken })).statusCode).toBe(200);
       try {
-        const res = await call('POST', `/v1/trade/${key.id}/brackets`, {
-          symbol: v.symbol,
-          side: 'BUY',
-          qty: v.qty,
-          entry: { type: 'LIMIT', price: fmt(price * 1.002, v.tick) },
-          stopLoss: { triggerPrice: fmt(price * 0.9, v.tick) },
-          takeProfits: [{ price: fmt(price * 1.3, v.tick), qtyPercent: 100 }],
-          clientOrderId: id,
-        });
-        expect(res.statusCode, res.body).toBe(201);
+        await fillingLong(v, key, id, price);
         await until('the entry filled', async () => (await positions(key, v)).length === 1);
         const close = await call('POST', `/v1/trade/${key.id}/positions/close`, { symbol: v.symbol, percent: 100, type: 'MARKET' });
         expect(close.statusCode, close.body).toBe(201);
