@@ -256,12 +256,19 @@ describe('AccountState', () => {
     // travels, and the read answers what it saw before the close (ETHUSDT grew meanwhile, pushed by nobody).
     s.stream().event({ kind: 'fill', fill });
     await vi.waitFor(() => expect(s.calls.positions).toBe(before + 1), WAIT);
+    // While that read travels the copy is from before the fill: a guard reads the exchange, or waits for the answer.
+    expect(s.state.positionsFresh).toBe(false);
+    const heard: boolean[] = [];
+    s.state.listen({ account: () => void heard.push(s.state.positionsFresh) });
     s.stream().event({ kind: 'position', position: position('0') });
     expect(s.state.positionsOf().map((p) => p.symbol)).toEqual(['ETHUSDT']);
     answer.resolve([position('0.010'), position('2.0', { symbol: 'ETHUSDT' })]);
     // The read's other symbols are taken; the pushed close stands; nothing more is read.
     await vi.waitFor(() => expect(s.state.positionsOf().find((p) => p.symbol === 'ETHUSDT')?.size).toBe('2.0'), WAIT);
     expect(s.state.positionsOf().map((p) => [p.symbol, p.size])).toEqual([['ETHUSDT', '2.0']]);
+    // Fresh again when the answer is told: the listeners (the guards) read the state it left.
+    expect(heard.at(-1)).toBe(true);
+    expect(s.state.positionsFresh).toBe(true);
     await new Promise((r) => setTimeout(r, 300));
     expect(s.calls.positions).toBe(before + 1);
     s.state.close();

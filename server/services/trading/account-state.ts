@@ -19,7 +19,7 @@ import { tagOrder } from './ids';
  *   A fill makes them stale until the push that follows it lands; when none comes within `pushWaitMs`
  *   (1 s), or a push lacks a field the state cannot take from its last read of the symbol, or the stream
  *   only signals a change (`account`: Binance's balance), the part is re-read over REST once per burst
- *   (`refreshMs`). Until then `fresh` is false.
+ *   (`refreshMs`). Until then, and while it is read, `fresh` is false.
  * - **Gaps**: a dropped stream is a gap — the state is not fresh until the reconnect's snapshot lands.
  */
 
@@ -108,6 +108,8 @@ export class AccountState {
   /** The last full row of each symbol (flat ones included): what a push that lacks a field takes it from. */
   private readonly known = new Map<string, Position>();
   private refreshing: Promise<void> | null = null;
+  /** The parts being read over REST now: not fresh until the answer is applied (the copy is from before the change). */
+  private readonly reading = new Set<AccountPart>();
   private pushTimer: NodeJS.Timeout | null = null;
   private emitting = false;
   private readonly reads: AccountRest;
@@ -145,12 +147,12 @@ export class AccountState {
    * The balance may be being read again (Binance signals it after every fill without its value).
    */
   get positionsFresh(): boolean {
-    return this.ordersFresh && !this.dirty.has('positions') && !this.awaiting.has('positions');
+    return this.ordersFresh && !this.dirty.has('positions') && !this.awaiting.has('positions') && !this.reading.has('positions');
   }
 
   /** `ordersFresh`, and no position or balance change is waiting (for its push or its read). */
   get fresh(): boolean {
-    return this.ordersFresh && this.dirty.size === 0 && this.awaiting.size === 0;
+    return this.ordersFresh && this.dirty.size === 0 && this.awaiting.size === 0 && this.reading.size === 0;
   }
 
   /** The state as last read (null before the first snapshot). */
@@ -389,10 +391,13 @@ export class AccountState {
     if (!parts.size) return;
     const gen = this.generation;
     const meanwhile = (this.pushedDuringRead = { positions: new Map<string, Position>(), balance: null });
+    for (const p of parts) this.reading.add(p);
+    const read = () => parts.forEach((p) => this.reading.delete(p));
     this.refreshing = (async () => {
       try {
         // A position change holds every guard of the key on the exchange until read; the balance holds none.
         const [positions, balance] = await Promise.all([parts.has('positions') ? this.reads.positions(this.reads.waited) : null, parts.has('balance') ? this.reads.balance(this.reads.idle) : null]);
+        read(); // fresh again before the listeners hear of it (a guard woken by it reads the state, not the exchange)
         if (this.stopped || gen !== this.generation) return;
         // What was pushed while the answer travelled is newer than it, or as new (see `pushedDuringRead`).
         if (positions) {
@@ -408,6 +413,7 @@ export class AccountState {
         this.after(retryMs(err, 2000), () => this.accountChanged([]));
       }
     })().finally(() => {
+      read();
       if (this.pushedDuringRead === meanwhile) this.pushedDuringRead = null;
       this.refreshing = null;
     });
@@ -453,10 +459,7 @@ export class AccountState {
 
   /** REST: open orders, positions and balance; events heard meanwhile are applied after it, in order. */
   snapshot(withFills: boolean): Promise<void> {
-    this.snapshotting ??= this.readSnapshot(withFills).finally(() => {
-      this.snapshotting = null;
-    });
-    return this.snapshotting;
+    return (this.snapshotting ??= this.readSnapshot(withFills).finally(() => void (this.snapshotting = null)));
   }
 
   private async readSnapshot(withFills: boolean): Promise<void> {
