@@ -62,8 +62,8 @@ export async function placeGuardedBracket(
   const what = plan.resting
     ? `${plan.inst.symbol} ${body.side}: the stop-loss (${body.stopLoss.triggerPrice}) and ${body.takeProfits.length} take-profit${body.takeProfits.length === 1 ? '' : 's'} go on when the entry fills; the rest is cancelled when the position closes`
     : `${plan.inst.symbol} ${body.side}: the rest is cancelled when the position closes`;
-  // Armed beside the answer, not before it (two writes off the order's path): armed late or not at all (the
-  // database away), the guard wakes up on its own after the placing grace.
-  void armGuard(deps.db, s.key, bracketId, what, deps.events).catch((err: unknown) => deps.log.warn({ err }, 'Could not arm a bracket guard; it starts after its grace'));
+  // Armed after the answer is written, not before it (two writes off the order's path): armed late or not at
+  // all (the database away), the guard wakes up on its own after the placing grace.
+  setImmediate(() => void armGuard(deps.db, s.key, bracketId, what, deps.events).catch((err: unknown) => deps.log.warn({ err }, 'Could not arm a bracket guard; it starts after its grace')));
   return { status: placed.partial ? 207 : 201, body: { ...placed, managed: Boolean(body.managed) } };
 }

@@ -123,13 +123,16 @@ function sweepOldAnswers(db: Db): void {
 const storing = new Map<string, Promise<unknown>>();
 const slot = (apiKeyId: string, clientId: string) => `${apiKeyId}\0${clientId}`;
 
-/** Stores a success in the background; a retry of it meanwhile waits for it (`storing`). One second try on failure. */
+/** Stores a success in the background, after the answer; a retry of it meanwhile waits for it (`storing`). One second try on failure. */
 function storeInBackground(apiKeyId: string, clientId: string, store: () => Promise<unknown>): void {
   const key = slot(apiKeyId, clientId);
   const attempt = async () => {
     await store();
   };
-  const done = attempt()
+  // Begun after this turn of the event loop, so the answer is written to its socket first (an embedded
+  // database's write runs on this thread and would hold the answer back).
+  const done = new Promise((r) => setImmediate(r))
+    .then(attempt)
     .catch(attempt)
     .catch(() => undefined)
     .finally(() => {

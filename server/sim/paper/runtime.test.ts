@@ -133,6 +133,26 @@ describe('paper runtime', () => {
     expect(open.map(Number).sort()).toEqual([18100, 18200, 19100, 19200, 19300, 19400, 19500, 19600, 19700]);
   });
 
+  it('orders heard in one turn of the event loop, each in its own callback (legs on their own sockets), go in one transaction', async () => {
+    const rt = runtime();
+    const k = key();
+    await rt.run(k, () => undefined);
+    const store = await rt.history();
+    const commit = store.commit.bind(store);
+    let commits = 0;
+    store.commit = async (...args) => {
+      commits++;
+      return commit(...args);
+    };
+    // Three timers due together fire one after the other in one turn, as three requests read from their sockets do.
+    const placed = await Promise.all(
+      ['16100', '16200', '16300'].map((p) => new Promise((r) => setTimeout(r, 0)).then(() => rt.run(k, (id, at) => rt.engine.place(id, limit(p), at)))),
+    );
+    store.commit = commit;
+    expect(placed.every((r) => r.ok)).toBe(true);
+    expect(commits).toBe(1);
+  });
+
   it('a batch whose commit fails answers none of its orders, and none of them is live', async () => {
     const rt = runtime();
     const k = key();

@@ -107,8 +107,10 @@ export class PaperRuntime {
       let batch = this.waiting.get(id);
       if (!batch) {
         // The first to wait schedules the account's next batch; whoever comes before it starts joins it.
+        // It starts after the event loop's I/O of this turn (setImmediate), not at once: a bracket's legs
+        // read in the same turn (sent at once, arriving together) are one batch and one commit.
         this.waiting.set(id, (batch = []));
-        void this.exclusive(id, () => this.runBatch(key)).catch(() => undefined);
+        setImmediate(() => void this.exclusive(id, () => this.runBatch(key)).catch(() => undefined));
       }
       batch.push({ fn, resolve: resolve as (v: unknown) => void, reject });
     });
