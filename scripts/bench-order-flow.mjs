@@ -493,7 +493,8 @@ function orderFlowReport(title, result) {
   const kbps = (c, n) => f((c.alloc.bytes[n] ?? 0) / 1024 / c.alloc.seconds);
   const bucketNames = [...new Set(cols.flatMap((c) => Object.keys(c.alloc.bytes)))].sort();
   const onceAFrame = PANELS.every((p) => b.perPanel[p.id].maxPerFrame <= 1);
-  const workMet = b.trace !== null && b.trace.p95 < TARGET_WORK_P95_MS;
+  const workMet = b.trace !== null && b.trace.cpu.p95 < TARGET_WORK_P95_MS;
+  const wallMet = b.trace !== null && b.trace.p95 < TARGET_WORK_P95_MS;
   // The panels paint once a frame, not per update: their bytes per update fall as updates crowd into frames.
   const painters = allocated(b, PANEL_CODE);
   const word = (ok) => (ok ? 'met' : 'not met');
@@ -509,7 +510,8 @@ function orderFlowReport(title, result) {
     row('rAF callbacks per frame median / **p95**, ms', (c) => `${f2(c.workMedian)} / **${f2(c.workP95)}**`),
     row('long tasks (> 50 ms), count / longest ms', (c) => `${c.longTasks} / ${f(c.longTaskMaxMs)}`),
     row('traced: frames per second', (c) => f(c.traced.fps)),
-    row('traced: main-thread work per frame, all tasks: median / **p95** / p99 / max, ms', (c) => (c.trace ? `${f2(c.trace.median)} / **${f2(c.trace.p95)}** / ${f2(c.trace.p99)} / ${f(c.trace.max)}` : '–')),
+    row("traced: main-thread work per frame, all tasks, the thread's CPU time: median / **p95** / p99 / max, ms", (c) => (c.trace ? `${f2(c.trace.cpu.median)} / **${f2(c.trace.cpu.p95)}** / ${f2(c.trace.cpu.p99)} / ${f(c.trace.cpu.max)}` : '–')),
+    row('traced: the same tasks, wall time (their waits for a core included): median / **p95** / p99 / max, ms', (c) => (c.trace ? `${f2(c.trace.median)} / **${f2(c.trace.p95)}** / ${f2(c.trace.p99)} / ${f(c.trace.max)}` : '–')),
     row('traced: main-thread busy, all tasks, ms per second', (c) => (c.trace ? f((c.trace.mean * c.trace.frames) / (c.traced.elapsedMs / 1000)) : '–')),
     row('book updates / trades delivered per second', (c) => `${f(c.depthPerSecond)} / ${f(c.tradesPerSecond)}`),
     ...PANELS.map((p) => row(`${p.name}: frames painted · most paints in one frame · frames with more than one (of frames)`, (c) => (c.perPanel ? `${c.perPanel[p.id].framesWritten} · ${c.perPanel[p.id].maxPerFrame} · ${c.perPanel[p.id].framesOverOne} (${c.perPanel[p.id].frames})` : '–'))),
@@ -518,6 +520,6 @@ function orderFlowReport(title, result) {
     row("JS allocated by the panels' code (painters, hooks): bytes per frame / per update", (c) => (c === a ? '–' : `${f(allocated(c, PANEL_CODE).perFrame)} / ${f(allocated(c, PANEL_CODE).perUpdate)}`)),
     row('JS allocated by the order-flow feed (sockets, parse, book, ring): bytes per update', (c) => (c === a ? '–' : f(allocated(c, ['order-flow feed']).perUpdate))),
     '',
-    `Targets (issue 25 §2), with the three panels, bench browser: at most one repaint a frame — **${word(onceAFrame)}**; main-thread work per frame < ${TARGET_WORK_P95_MS} ms p95 (all tasks) — **${word(workMet)}**${c3 && c3.trace ? ` (CPU raster: ${f2(c3.trace.p95)} ms, **${word(c3.trace.p95 < TARGET_WORK_P95_MS)}**)` : ''}; no allocation per update — the panels paint per frame, not per update, and allocate ${f(painters.perFrame)} bytes a paint (${f(painters.perUpdate)} per update): **${word(painters.perFrame < 16)}**. The feed's own bytes per update (\`JSON.parse\` of each message, the exchange's strings kept in the pooled levels and ring) are listed apart: the wire's text has to become objects once.`,
+    `Targets (issue 25 §2), with the three panels, bench browser: at most one repaint a frame — **${word(onceAFrame)}**; main-thread work per frame < ${TARGET_WORK_P95_MS} ms p95 (all tasks), the main thread's CPU time — **${word(workMet)}** (${f2(b.trace?.cpu.p95)} ms${c3 && c3.trace ? `; DOM rasterised on the CPU: ${f2(c3.trace.cpu.p95)} ms, **${word(c3.trace.cpu.p95 < TARGET_WORK_P95_MS)}**` : ''}); the same tasks' wall time, their waits for a core (SwiftShader's raster threads hold the 2 cores) included — **${word(wallMet)}** (${f2(b.trace?.p95)} ms${c3 && c3.trace ? `; CPU raster ${f2(c3.trace.p95)} ms` : ''}); no allocation per update — the panels paint per frame, not per update, and allocate ${f(painters.perFrame)} bytes a paint (${f(painters.perUpdate)} per update): **${word(painters.perFrame < 16)}**. The feed's own bytes per update (\`JSON.parse\` of each message, the exchange's strings kept in the pooled levels and ring) are listed apart: the wire's text has to become objects once.`,
   ].join('\n');
 }

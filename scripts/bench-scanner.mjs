@@ -208,7 +208,11 @@ function measureFrames(seconds) {
 
 /**
  * Main-thread busy time per frame from a Chrome trace: the page's top-level tasks (on the thread
- * that ran `console.timeStamp`), merged, cut at the frame boundaries the page saw.
+ * that ran `console.timeStamp`), cut at the frame boundaries the page saw. Two measures per frame:
+ * the tasks' wall time (`dur`: what the frame waited for, including the task's waits for a core that
+ * another thread holds) and the main thread's own CPU time in them (`tdur`, the thread clock, shared
+ * out over the frames a task spans in proportion to its wall time): the work itself. On 2 cores with
+ * SwiftShader compositing in software, the two part (results.md, order flow 2026-12-02/03).
  */
 export function traceWork(trace, raw, mark = MARK) {
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
@@ -216,34 +220,39 @@ export function traceWork(trace, raw, mark = MARK) {
   if (!at) return null;
   const onThread = events.filter((e) => e.pid === at.pid && e.tid === at.tid && e.ph === 'X' && typeof e.dur === 'number');
   const name = onThread.some((e) => e.name === 'ThreadControllerImpl::RunTask') ? 'ThreadControllerImpl::RunTask' : 'RunTask';
-  const tasks = onThread
-    .filter((e) => e.name === name)
-    .map((e) => [e.ts, e.ts + e.dur])
-    .sort((a, b) => a[0] - b[0]);
-  const merged = [];
-  for (const t of tasks) {
-    const top = merged[merged.length - 1];
-    if (top && t[0] <= top[1]) top[1] = Math.max(top[1], t[1]);
-    else merged.push([...t]);
+  // The outermost tasks (a nested one is inside its parent's wall and thread time).
+  const tasks = [];
+  for (const e of onThread.filter((x) => x.name === name).sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
+    const top = tasks[tasks.length - 1];
+    if (top && e.ts < top.to) continue;
+    tasks.push({ from: e.ts, to: e.ts + e.dur, cpu: typeof e.tdur === 'number' ? Math.min(e.tdur, e.dur) : e.dur });
   }
   const bounds = raw.frames.map((f) => at.ts + (f - raw.t0) * 1000);
   const perFrame = [];
+  const cpuPerFrame = [];
   let k = 0;
   for (let i = 0; i + 1 < bounds.length; i++) {
     const [from, to] = [bounds[i], bounds[i + 1]];
-    while (k < merged.length && merged[k][1] <= from) k++;
+    while (k < tasks.length && tasks[k].to <= from) k++;
     let busy = 0;
-    for (let j = k; j < merged.length && merged[j][0] < to; j++) busy += Math.min(to, merged[j][1]) - Math.max(from, merged[j][0]);
+    let cpu = 0;
+    for (let j = k; j < tasks.length && tasks[j].from < to; j++) {
+      const t = tasks[j];
+      const inFrame = Math.min(to, t.to) - Math.max(from, t.from);
+      busy += inFrame;
+      cpu += t.to > t.from ? (t.cpu * inFrame) / (t.to - t.from) : 0;
+    }
     perFrame.push(busy / 1000);
+    cpuPerFrame.push(cpu / 1000);
   }
-  return {
-    median: quantile(perFrame, 0.5),
-    p95: quantile(perFrame, 0.95),
-    p99: quantile(perFrame, 0.99),
-    max: perFrame.length ? Math.max(...perFrame) : Number.NaN,
-    mean: perFrame.reduce((a, b) => a + b, 0) / Math.max(1, perFrame.length),
-    frames: perFrame.length,
-  };
+  const stats = (xs) => ({
+    median: quantile(xs, 0.5),
+    p95: quantile(xs, 0.95),
+    p99: quantile(xs, 0.99),
+    max: xs.length ? Math.max(...xs) : Number.NaN,
+    mean: xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length),
+  });
+  return { ...stats(perFrame), frames: perFrame.length, cpu: stats(cpuPerFrame) };
 }
 
 export const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.console'];
@@ -349,6 +358,7 @@ export function scannerScenario({ root, appPort, quick }) {
         row('frames per second', (c) => f(c.fps)),
         row('rAF interval median / p95 / max, ms', (c) => `${f(c.intervalMedian)} / ${f(c.intervalP95)} / ${f(c.intervalMax)}`),
         row('main-thread work per frame, all tasks (trace): median / **p95** / p99 / max, ms', (c) => (c.trace ? `${f2(c.trace.median)} / **${f2(c.trace.p95)}** / ${f2(c.trace.p99)} / ${f(c.trace.max)}` : '–')),
+        row("main-thread work per frame, all tasks (trace), the thread's CPU time: median / p95 / p99 / max, ms", (c) => (c.trace ? `${f2(c.trace.cpu.median)} / ${f2(c.trace.cpu.p95)} / ${f2(c.trace.cpu.p99)} / ${f(c.trace.cpu.max)}` : '–')),
         row('main-thread work per frame, mean (trace), ms', (c) => (c.trace ? f2(c.trace.mean) : '–')),
         row('rAF callbacks per frame median / p95, ms', (c) => (c === blank ? '–' : `${f2(c.workMedian)} / ${f2(c.workP95)}`)),
         row('long tasks (> 50 ms), count / longest ms', (c) => `${c.longTasks} / ${f(c.longTaskMaxMs)}`),
