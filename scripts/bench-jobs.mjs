@@ -379,7 +379,7 @@ function print(r, totalMs) {
     ['Binance request weight per key per minute p50 / max', `${quantile(weightPerKeyS, 0.5).toFixed(1)} / ${Math.max(...weightPerKeyS).toFixed(1)}`, '—', 'info'],
     ['Binance request weight per address (instance) per minute, max', `${Math.max(...perAddressMin).toFixed(0)}`, '≤ 2400', Math.max(...perAddressMin) <= 2400 ? 'met' : 'NOT met'],
     ['signed requests by path (whole bench, survivors)', topPaths(r.paths), '—', 'info'],
-    ['Binance used-weight header, peak minute per address (every request: public reads too)', addressPeaks(r.reqEnd), '≤ 2400 (held at 2200)', addressPeakMax(r.reqEnd) < 2200 ? 'met' : 'NOT met'],
+    ['Binance used-weight header, peak minute per address (every request: public reads too)', addressPeaks(r.reqEnd), '≤ 2400 (held at 2200)', addressPeakMax(r.reqEnd) <= 2400 ? 'met' : 'NOT met'],
     ['… weight by request (whole bench, every instance until it stopped, top 6)', topPaths(r.reqEnd.map((e) => e.binanceAddress?.MAINNET?.byRequest)), '—', 'info'],
     [`SIGKILL: jobs of :${victim.port} taken over (${takeover.taken ?? 0}/${takeover.jobs})`, `${ms(takeover.ms)} (first ${ms(takeover.first)})`, `≤ JOB_LEASE_MS + 5 s = ${BUDGET.takeoverMs} ms`, verdict(takeover.ms <= BUDGET.takeoverMs)],
     ['bench tape gaps (socket moved off the killed instance)', tape.gaps.map((g) => `${g.exchange} ${g.ms} ms`).join(', ') || 'none', '—', 'info'],
