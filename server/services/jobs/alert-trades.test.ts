@@ -210,6 +210,47 @@ describe.each(TEST_DRIVERS)('alerts evaluated on trades, per network, on %s', (d
     }
   });
 
+  it('a crossing heard while a slow firing is in flight is written at once beside it, not after it', async () => {
+    await runner.stop();
+    // The first firing's transaction hangs (a lock, a slow disk) until the test lets it go.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let transactions = 0;
+    const db = new Proxy(handle.db, {
+      get(target, prop) {
+        if (prop === 'transaction') {
+          const first = ++transactions === 1;
+          return async (...args: unknown[]) => {
+            if (first) await held;
+            return (target.transaction as (...a: unknown[]) => Promise<unknown>)(...args);
+          };
+        }
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const r = new JobRunner({ db: handle.db, handlers: [evaluator(50, undefined, db)], owner: 'T6', leaseMs: 10_000, tickMs: 50 });
+    const slow = await setAlert('MAINNET', 'BTCUSDT', 64_000, 65_000);
+    const quick = await setAlert('MAINNET', 'ETHUSDT', 3_000, 3_100);
+    r.start();
+    try {
+      const main = await until('both pairs subscribed', () =>
+        live('MAINNET').find((s) => s.subscribed().includes('btcusdt@aggTrade') && s.subscribed().includes('ethusdt@aggTrade')),
+      );
+      await wait(300); // heard live
+      main.trade('65000.0');
+      await until('the first firing in flight', () => transactions >= 1);
+      main.trade('3100.0', 'ETHUSDT');
+      expect((await fired(quick)).triggeredPrice).toBe(3_100);
+      expect((await statusOf(slow)).status).toBe('active');
+      release();
+      expect((await fired(slow)).triggeredPrice).toBe(65_000);
+    } finally {
+      release();
+      await r.stop();
+    }
+  });
+
   it("a print through many users' alerts fires them in one transaction, each with its notification and its user's unread count", async () => {
     await runner.stop();
     let transactions = 0;

@@ -91,7 +91,10 @@ class AlertWatch {
   private readonly firing = new Set<string>();
   /** Crossings waiting for their write (`drain`). */
   private toFire: Queued[] = [];
-  private draining = false;
+  /** Writers running (`firer`), the failed-write backoff they all wait out, and its attempt. */
+  private firers = 0;
+  private fireHold: Promise<void> | null = null;
+  private fireAttempt = 0;
   /** Users whose firings committed, their prune to do (`prune`), and whether it runs. */
   private readonly toPrune = new Set<string>();
   private pruning = false;
@@ -337,44 +340,51 @@ class AlertWatch {
     this.firing.add(version);
     this.unwritten.set(version, at.getTime());
     this.toFire.push({ a, crossing: { alert: a, price, at } });
-    if (!this.draining) void this.drain();
+    if (this.firers < FIRE_CONCURRENCY) void this.firer();
   }
 
-  private async drain(): Promise<void> {
-    this.draining = true;
+  /**
+   * One of up to `FIRE_CONCURRENCY` writers: takes the next batch of what is queued whenever it is free, so a
+   * crossing queued while a slow firing is in flight goes out on the other writer at once, not after it.
+   */
+  private async firer(): Promise<void> {
+    this.firers++;
     try {
-      for (let attempt = 0; this.toFire.length && !this.ctx.signal.aborted && !this.stopped; ) {
-        // The crossings queued by the same prints (the caller's loop) go together.
-        await Promise.resolve();
-        const batches = fireBatches(this.toFire.splice(0));
-        const failed: Queued[] = [];
-        const worker = async () => {
-          for (let list = batches.shift(); list; list = batches.shift()) {
-            try {
-              const started = performance.now();
-              const fired = await fireAlerts(this.opts.db, list.map((f) => f.crossing), this.opts.events, { prune: false });
-              const took = performance.now() - started;
-              if (took > SLOW_FIRE_MS) this.opts.log?.warn({ alerts: list.length, fired: fired.length, ms: Math.round(took) }, 'Firing alerts was slow');
-              for (const f of list) this.unwritten.delete(versionOf(f.a));
-              for (const f of fired) this.toPrune.add(f.row.userId);
-              for (const { notification } of fired) if (notification) this.mail(notification);
-            } catch (err) {
-              failed.push(...list);
-              this.opts.log?.warn({ err, alerts: list.length, attempt }, 'Could not fire alerts; trying again');
-            }
+      // The crossings queued by the same prints (the caller's loop) go together.
+      await Promise.resolve();
+      while (this.toFire.length && !this.ctx.signal.aborted && !this.stopped) {
+        if (this.fireHold) await this.fireHold;
+        const [list = [], ...rest] = fireBatches(this.toFire.splice(0));
+        this.toFire = rest.flat().concat(this.toFire);
+        if (!list.length) continue;
+        try {
+          const started = performance.now();
+          const fired = await fireAlerts(this.opts.db, list.map((f) => f.crossing), this.opts.events, { prune: false });
+          const took = performance.now() - started;
+          if (took > SLOW_FIRE_MS) this.opts.log?.warn({ alerts: list.length, fired: fired.length, ms: Math.round(took) }, 'Firing alerts was slow');
+          this.fireAttempt = 0;
+          for (const f of list) this.unwritten.delete(versionOf(f.a));
+          for (const f of fired) this.toPrune.add(f.row.userId);
+          for (const { notification } of fired) if (notification) this.mail(notification);
+        } catch (err) {
+          // Back at the front, and every writer waits out the backoff before its next batch.
+          this.toFire.unshift(...list);
+          this.opts.log?.warn({ err, alerts: list.length, attempt: this.fireAttempt }, 'Could not fire alerts; trying again');
+          if (!this.fireHold) {
+            const hold = sleep(Math.min(FIRE_RETRY_MAX_MS, FIRE_RETRY_MS * 2 ** this.fireAttempt++), this.ctx.signal).finally(() => {
+              if (this.fireHold === hold) this.fireHold = null;
+            });
+            this.fireHold = hold;
           }
-        };
-        await Promise.all(Array.from({ length: Math.min(FIRE_CONCURRENCY, batches.length) }, worker));
-        if (failed.length) {
-          this.toFire.unshift(...failed);
-          await sleep(Math.min(FIRE_RETRY_MAX_MS, FIRE_RETRY_MS * 2 ** attempt++), this.ctx.signal);
-        } else attempt = 0;
+        }
       }
     } finally {
-      this.draining = false;
-      // The job stopped (its lease lost, the server closing): whoever runs it next judges these alerts afresh.
-      if (this.ctx.signal.aborted || this.stopped) for (const f of this.toFire.splice(0)) this.firing.delete(versionOf(f.a));
-      else if (this.toPrune.size && !this.pruning) void this.prune();
+      this.firers--;
+      if (this.firers === 0) {
+        // The job stopped (its lease lost, the server closing): whoever runs it next judges these alerts afresh.
+        if (this.ctx.signal.aborted || this.stopped) for (const f of this.toFire.splice(0)) this.firing.delete(versionOf(f.a));
+        else if (this.toPrune.size && !this.pruning) void this.prune();
+      }
     }
   }
 
@@ -404,7 +414,7 @@ class AlertWatch {
   private async prune(): Promise<void> {
     this.pruning = true;
     try {
-      while (this.toPrune.size && !this.draining && !this.stopped) {
+      while (this.toPrune.size && this.firers === 0 && !this.stopped) {
         const userId = this.toPrune.values().next().value as string;
         this.toPrune.delete(userId);
         await pruneFired(this.opts.db, [userId]);
