@@ -93,22 +93,29 @@ describe('paper runtime', () => {
     expect(await rt.run(k, (id) => [rt.engine.balances(id)[0].wallet, rt.engine.openOrders(id).length, rt.engine.positions(id).length])).toEqual(['10000.00000000', 0, 0]);
   });
 
-  it('orders that arrive while the account is being written go in together: one transaction, each answered after it', async () => {
+  /** A runtime and an account that exists, its commits counted (`restore`: the store's own again). */
+  async function counting() {
     const rt = runtime();
     const k = key();
-    await rt.run(k, () => undefined); // the account exists
+    await rt.run(k, () => undefined);
     const store = await rt.history();
     const commit = store.commit.bind(store);
-    let commits = 0;
+    const c = { rt, k, commits: 0, restore: () => void (store.commit = commit) };
     store.commit = async (...args) => {
-      commits++;
+      c.commits++;
       return commit(...args);
     };
+    return c;
+  }
+
+  it('orders that arrive while the account is being written go in together: one transaction, each answered after it', async () => {
+    const c = await counting();
+    const { rt, k } = c;
     // A bracket's legs sent at once: one batch, one transaction.
     const prices = ['19100', '19200', '19300', '19400'];
     const placed = await Promise.all(prices.map((p) => rt.run(k, (id, at) => rt.engine.place(id, limit(p), at))));
     expect(placed.every((r) => r.ok)).toBe(true);
-    expect(commits).toBe(1);
+    expect(c.commits).toBe(1);
     const stored = await new PaperStore(handle.db).load(k);
     expect(stored?.snapshot.orders.map((o) => o.price)).toEqual(prices);
     // Those that come while a batch is being written wait for the next one, together.
@@ -116,7 +123,7 @@ describe('paper runtime', () => {
     await new Promise((r) => setImmediate(r));
     const behind = [rt.run(k, (id, at) => rt.engine.place(id, limit('19600'), at)), rt.run(k, (id, at) => rt.engine.place(id, limit('19700'), at))];
     expect((await Promise.all([first, ...behind])).every((r) => r.ok)).toBe(true);
-    expect(commits).toBe(3);
+    expect(c.commits).toBe(3);
 
     // One that throws (a defect) is refused alone; the others of its batch are written.
     const results = await Promise.allSettled([
@@ -128,29 +135,21 @@ describe('paper runtime', () => {
       rt.run(k, (id, at) => rt.engine.place(id, limit('18200'), at)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    store.commit = commit;
+    c.restore();
     const open = await rt.run(k, (id) => rt.engine.openOrders(id).map((o) => o.price));
     expect(open.map(Number).sort()).toEqual([18100, 18200, 19100, 19200, 19300, 19400, 19500, 19600, 19700]);
   });
 
   it('orders heard in one turn of the event loop, each in its own callback (legs on their own sockets), go in one transaction', async () => {
-    const rt = runtime();
-    const k = key();
-    await rt.run(k, () => undefined);
-    const store = await rt.history();
-    const commit = store.commit.bind(store);
-    let commits = 0;
-    store.commit = async (...args) => {
-      commits++;
-      return commit(...args);
-    };
+    const c = await counting();
+    const { rt, k } = c;
     // Three timers due together fire one after the other in one turn, as three requests read from their sockets do.
     const placed = await Promise.all(
       ['16100', '16200', '16300'].map((p) => new Promise((r) => setTimeout(r, 0)).then(() => rt.run(k, (id, at) => rt.engine.place(id, limit(p), at)))),
     );
-    store.commit = commit;
+    c.restore();
     expect(placed.every((r) => r.ok)).toBe(true);
-    expect(commits).toBe(1);
+    expect(c.commits).toBe(1);
   });
 
   it('a batch whose commit fails answers none of its orders, and none of them is live', async () => {
