@@ -169,6 +169,8 @@ async function run(instances, db, hold) {
       exchange = { ...exchange, late: { orphans: late.orphans, unprotected: late.unprotected, doubleStops: late.doubleStops, details: late.details } };
     }
   }
+  // What is still flagged, as the paper exchange's own rows have it and as each surviving instance shows it (which view is stale).
+  for (const d of exchange.details) Object.assign(d, await truthOf(db, survivors, xsrf, keys.find((k) => k.id === d.key), d));
 
   return {
     alerts, alertsFailed, alertsS, alertRows, notes, placed, bracketsFailed, bracketsDeferred, bracketReasons, bracketsS, jobs, activity, exchange, keys,
@@ -190,6 +192,31 @@ async function watchTakeover(db, victim, victimJobs, killAt) {
   }
   const times = [...taken.values()];
   return { ms: taken.size === ids.length ? Math.max(...times) : NaN, first: Math.min(...times), taken: taken.size, jobs: ids.length, doneAt: killAt + Math.max(...times, 0) };
+}
+
+/** A flagged bracket: the paper exchange's position and the bracket's orders from its tables, and every surviving instance's view of both. */
+async function truthOf(db, survivors, xsrf, key, d) {
+  const account = `from paper_accounts a join %s x on x.account_id = a.id where a.api_key = $1 and a.exchange = 'binance' and a.network = 'MAINNET'`;
+  const paper = {
+    position: (await db.query(`select x.size ${account.replace('%s', 'paper_positions')} and x.symbol = $2`, [key.apiKey, d.symbol])).rows[0]?.size ?? null,
+    orders: (await db.query(`select x.client_id, x.type, x.status, x.qty, x.filled_qty, x.trigger_price ${account.replace('%s', 'paper_orders')} and x.client_id like $2 order by x.order_id`, [key.apiKey, `${d.bracketId}%`])).rows,
+  };
+  const headers = { ...xsrf, 'x-key-password': KEY_PASSWORD };
+  const views = await Promise.all(
+    survivors.map(async (inst) => {
+      try {
+        const [orders, positions] = await Promise.all([
+          api(inst.base, 'GET', `/v1/trade/${key.id}/orders?symbol=${d.symbol}`, { headers, token: key.user.token }),
+          api(inst.base, 'GET', `/v1/trade/${key.id}/positions`, { headers, token: key.user.token }),
+        ]);
+        const pos = positions.find((p) => p.symbol === d.symbol && Number(p.size) !== 0);
+        return { port: inst.port, position: pos?.size ?? null, orders: orders.filter((o) => o.bracketId === d.bracketId).map((o) => `${o.clientOrderId} ${o.status}`) };
+      } catch (err) {
+        return { port: inst.port, error: String(err).slice(0, 200) };
+      }
+    }),
+  );
+  return { paper, views };
 }
 
 /** The paper exchange after the run: no order left of a closed bracket, exactly one stop per open one. */
@@ -374,6 +401,7 @@ function print(r, totalMs) {
     ['guard actions (job_activity)', actions || 'none', '—', 'info'],
     ['guard actions logged twice', `${actionDupes}`, '0', verdict(actionDupes === 0)],
     ['closed brackets with orders left / open ones without a stop / with two stops', `${r.exchange.orphans} / ${r.exchange.unprotected} / ${r.exchange.doubleStops} (${r.exchange.open} still open)${r.exchange.first ? `; 8 s earlier ${r.exchange.first.orphans} / ${r.exchange.first.unprotected} / ${r.exchange.first.doubleStops}` : ''}${r.exchange.late ? `; 65 s later ${r.exchange.late.orphans} / ${r.exchange.late.unprotected} / ${r.exchange.late.doubleStops}` : ''}`, '0 / 0 / 0', verdict(!r.exchange.orphans && !r.exchange.unprotected && !r.exchange.doubleStops)],
+    ['… still flagged at the last look: the paper exchange’s position vs each instance’s', r.exchange.details.map((d) => `${d.bracketId} ${d.symbol}: paper ${d.paper?.position ?? 'none'}; ${(d.views ?? []).map((v) => `:${v.port} ${v.error ? 'error' : (v.position ?? 'none')}`).join(', ')}`).join('; ') || 'none', '—', 'info'],
     ['bracket jobs stuck on the killed instance / failed', `${stuck} / ${failedJobs}`, '0 / 0', verdict(stuck === 0 && failedJobs === 0)],
     ['signed REST requests per key per minute p50 / max', `${quantile(perKeyS, 0.5).toFixed(1)} / ${Math.max(...perKeyS).toFixed(1)}`, '—', 'info'],
     ['Binance request weight per key per minute p50 / max', `${quantile(weightPerKeyS, 0.5).toFixed(1)} / ${Math.max(...weightPerKeyS).toFixed(1)}`, '—', 'info'],
