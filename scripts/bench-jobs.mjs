@@ -170,7 +170,7 @@ async function run(instances, db, hold) {
     }
   }
   // What is still flagged, as the paper exchange's own rows have it and as each surviving instance shows it (which view is stale).
-  for (const d of exchange.details) Object.assign(d, await truthOf(db, survivors, xsrf, keys.find((k) => k.id === d.key), d));
+  for (const d of exchange.late?.details ?? exchange.details) Object.assign(d, await truthOf(db, survivors, xsrf, keys.find((k) => k.id === d.key), d));
 
   return {
     alerts, alertsFailed, alertsS, alertRows, notes, placed, bracketsFailed, bracketsDeferred, bracketReasons, bracketsS, jobs, activity, exchange, keys,
@@ -401,7 +401,7 @@ function print(r, totalMs) {
     ['guard actions (job_activity)', actions || 'none', '—', 'info'],
     ['guard actions logged twice', `${actionDupes}`, '0', verdict(actionDupes === 0)],
     ['closed brackets with orders left / open ones without a stop / with two stops', `${r.exchange.orphans} / ${r.exchange.unprotected} / ${r.exchange.doubleStops} (${r.exchange.open} still open)${r.exchange.first ? `; 8 s earlier ${r.exchange.first.orphans} / ${r.exchange.first.unprotected} / ${r.exchange.first.doubleStops}` : ''}${r.exchange.late ? `; 65 s later ${r.exchange.late.orphans} / ${r.exchange.late.unprotected} / ${r.exchange.late.doubleStops}` : ''}`, '0 / 0 / 0', verdict(!r.exchange.orphans && !r.exchange.unprotected && !r.exchange.doubleStops)],
-    ['… still flagged at the last look: the paper exchange’s position vs each instance’s', r.exchange.details.map((d) => `${d.bracketId} ${d.symbol}: paper ${d.paper?.position ?? 'none'}; ${(d.views ?? []).map((v) => `:${v.port} ${v.error ? 'error' : (v.position ?? 'none')}`).join(', ')}`).join('; ') || 'none', '—', 'info'],
+    ['… still flagged at the last look: the paper exchange’s position vs each instance’s', (r.exchange.late?.details ?? r.exchange.details).map((d) => `${d.bracketId} ${d.symbol}: paper ${d.paper?.position ?? 'none'}; ${(d.views ?? []).map((v) => `:${v.port} ${v.error ? 'error' : (v.position ?? 'none')}`).join(', ')}`).join('; ') || 'none', '—', 'info'],
     ['bracket jobs stuck on the killed instance / failed', `${stuck} / ${failedJobs}`, '0 / 0', verdict(stuck === 0 && failedJobs === 0)],
     ['signed REST requests per key per minute p50 / max', `${quantile(perKeyS, 0.5).toFixed(1)} / ${Math.max(...perKeyS).toFixed(1)}`, '—', 'info'],
     ['Binance request weight per key per minute p50 / max', `${quantile(weightPerKeyS, 0.5).toFixed(1)} / ${Math.max(...weightPerKeyS).toFixed(1)}`, '—', 'info'],
