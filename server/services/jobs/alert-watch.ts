@@ -89,7 +89,7 @@ class AlertWatch {
   private bySymbol = new Map<string, Watched[]>();
   /** Alerts being fired now or already fired by this run (by id + version). */
   private readonly firing = new Set<string>();
-  /** Crossings waiting for their write (`drain`). */
+  /** Crossings waiting for their write (`firer`). */
   private toFire: Queued[] = [];
   /** Writers running (`firer`), the failed-write backoff they all wait out, and its attempt. */
   private firers = 0;
